@@ -11,7 +11,7 @@ __all__ = ['naive_knn_pools', 'pools_to_csr', 'knn_pools', 'knn_query', 'mutual_
 import numpy as np
 import numba
 from .config import NJIT, NJIT_PARALLEL, numba_threads
-from .distances import Prepared, pair_sum, metric_power, feature_weights_or_ones, naive_distance
+from .distances import Prepared, pair_sum, metric_power, distance_mode, feature_weights_or_ones, naive_distance
 
 # %% ../nbs/02_neighbors.ipynb #28763354
 def naive_knn_pools(prep:Prepared, samples, pools, k, metric='manhattan', w=None):
@@ -66,13 +66,13 @@ def _sort_pool(idx, dist, c):
         dist[b + 1] = d; idx[b + 1] = j
 
 @numba.njit(**NJIT)
-def _knn_one(s, Xn, xs, is_nominal, nomf, missnom, w, pw, has_missing, ptr, ids, k, idx, dist, cnt):
+def _knn_one(s, Xn, xs, is_nominal, nomf, missnom, w, pw, mode, ptr, ids, k, idx, dist, cnt):
     "Pooled k-NN of the row `xs` (training row `s`, or -1 for a query) among the rows of `Xn`."
     P = cnt.shape[0]
     worst = np.zeros(P, np.int64)
     for j in range(Xn.shape[0]):
         if j == s or ptr[j] == ptr[j + 1]: continue
-        d = pair_sum(xs, Xn[j], is_nominal, nomf, missnom, w, pw, has_missing)
+        d = pair_sum(xs, Xn[j], is_nominal, nomf, missnom, w, pw, mode)
         for t in range(ptr[j], ptr[j + 1]): _offer(j, d, ids[t], k, idx, dist, cnt, worst)
     for p in range(P):
         _sort_pool(idx[p], dist[p], cnt[p])
@@ -81,12 +81,12 @@ def _knn_one(s, Xn, xs, is_nominal, nomf, missnom, w, pw, has_missing, ptr, ids,
 
 # %% ../nbs/02_neighbors.ipynb #2f325382
 @numba.njit(**NJIT_PARALLEL)
-def _knn_driver(samples, Xq, Xn, is_nominal, nomf, missnom, w, pw, has_missing, ptr, ids, k, idx, dist, cnt):
+def _knn_driver(samples, Xq, Xn, is_nominal, nomf, missnom, w, pw, mode, ptr, ids, k, idx, dist, cnt):
     "Parallel over queries: row `samples[i]` of `Xn` (self excluded), or row `i` of `Xq` if samples[i] < 0."
     for i in numba.prange(idx.shape[0]):
         s = samples[i]
         xs = Xn[s] if s >= 0 else Xq[i]
-        _knn_one(s, Xn, xs, is_nominal, nomf, missnom, w, pw, has_missing, ptr, ids, k, idx[i], dist[i], cnt[i])
+        _knn_one(s, Xn, xs, is_nominal, nomf, missnom, w, pw, mode, ptr, ids, k, idx[i], dist[i], cnt[i])
 
 # %% ../nbs/02_neighbors.ipynb #41772cd1
 def pools_to_csr(pools):
@@ -102,9 +102,11 @@ def _run(prep, samples, Xq, pools, k, metric, weights, n_jobs, has_missing):
     m, P = len(samples), pools.shape[1]
     idx = np.full((m, P, k), -1, np.int64); dist = np.full((m, P, k), np.inf); cnt = np.zeros((m, P), np.int64)
     w = feature_weights_or_ones(weights, prep.Xn.shape[1])
+    pw = metric_power(metric)
+    mode = distance_mode(prep, pw, weights is not None, has_missing)
     with numba_threads(n_jobs):
         _knn_driver(samples, Xq, prep.Xn, prep.is_nominal, prep.is_nominal.astype(np.float64),
-                    prep.missing_nominal, w, metric_power(metric), has_missing, ptr, ids, k, idx, dist, cnt)
+                    prep.missing_nominal, w, pw, mode, ptr, ids, k, idx, dist, cnt)
     return idx, dist, cnt
 
 def knn_pools(prep:Prepared, samples, pools, k:int, metric='manhattan', weights=None, n_jobs=None):
