@@ -155,13 +155,18 @@ class BaseRanker(SelectorMixin, BaseEstimator):
         Xv, info = as_features(X, getattr(self, 'nominal', 'auto'))
         if y is None and info['dataset'] is not None: y = info['dataset'].Y
         if y is None: raise ValueError("y is required (or pass a MultiLabelDataset as X)")
-        N = Xv.shape[0]
-        if self._target == 'multilabel': yv = as_label_matrix(y, N)
-        elif self._target == 'class': yv, self.classes_ = as_class_vector(y, N)
-        else: yv = as_numeric_target(y, N)
+        yv = self._validate_target(y, Xv.shape[0])
         W = np.asarray(self._fit(Xv, yv, info), dtype=np.float64)
         self._set_weights(W, Xv.shape[1], info)
         return self
+
+    def _validate_target(self, y, N):
+        "Convert `y` according to the subclass's `_target` kind."
+        if self._target == 'multilabel': return as_label_matrix(y, N)
+        if self._target == 'class':
+            yv, self.classes_ = as_class_vector(y, N)
+            return yv
+        return as_numeric_target(y, N)
 
     def _set_weights(self, W, D, info):
         self.weights_ = W
