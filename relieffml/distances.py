@@ -75,10 +75,11 @@ def naive_diff(f, a, b, is_nominal, missing_nominal):
 
 def naive_distance(xa, xb, is_nominal, missing_nominal, metric='manhattan', w=None):
     "Eq. (4) by summing `naive_diff` feature by feature."
-    d = np.array([naive_diff(f, xa[f], xb[f], is_nominal, missing_nominal) for f in range(len(xa))])
-    if metric == 'manhattan': return float(d.sum())
-    w = np.ones(len(d)) if w is None else np.asarray(w)
-    return float(np.sqrt((w * d * d).sum()))
+    s, w = 0.0, (np.ones(len(xa)) if w is None else np.asarray(w))
+    for f in range(len(xa)):                         # left to right, as Weka sums
+        d = naive_diff(f, xa[f], xb[f], is_nominal, missing_nominal)
+        s += d if metric == 'manhattan' else w[f] * d * d
+    return float(s) if metric == 'manhattan' else float(np.sqrt(s))
 
 # %% ../nbs/01_distances.ipynb #8de829f1
 @numba.njit(**NJIT)
