@@ -21,35 +21,39 @@ def _xlogx(a):
     pos = a > 0
     return np.where(pos, a * np.log(np.where(pos, a, 1.0)), 0.0)
 
-def _seqsum(a, axis=-1):
-    "Left-to-right running sum along `axis` (the order of a Java loop), last value."
-    return np.take(np.cumsum(a, axis=axis), -1, axis=axis)
-
-# %% ../nbs/06_infogain.ipynb #7366d827
 def _safe_ratio(num, tot):
     "`num / (tot · ln 2)`, 0 where `tot` < 1e-6 (Weka's `Utils.eq(total, 0)`)."
     with np.errstate(divide='ignore', invalid='ignore'):
         return np.where(np.abs(tot) < 1e-6, 0.0, num / (tot * LOG2))
 
+# %% ../nbs/06_infogain.ipynb #7366d827
 def _entropy(c):
-    "Class entropy in bits of counts `c` (last axis): Weka's `ContingencyTables.entropy`."
-    c = np.asarray(c, dtype=np.float64)
-    return _safe_ratio(_seqsum(-_xlogx(c)) + _xlogx(_seqsum(c)), _seqsum(c))
+    "Class entropy in bits of counts `c[class, ...]`: Weka's `ContingencyTables.entropy`."
+    c = np.asarray(c, dtype=np.float64); lc = _xlogx(c)
+    rv = s = np.zeros(c.shape[1:])
+    for j in range(len(c)): rv, s = rv - lc[j], s + c[j]
+    return _safe_ratio(rv + _xlogx(s), s)
 
 # %% ../nbs/06_infogain.ipynb #78f80000
 def _entropy_rows(t):
-    "Conditional entropy $H(C|A)$ of value × class tables (last two axes): `entropyConditionedOnRows`."
-    t = np.asarray(t, dtype=np.float64)
-    s = _seqsum(t)                                                 # row sums
-    terms = np.concatenate([_xlogx(t), -_xlogx(s)[..., None]], axis=-1)
-    rv = _seqsum(terms.reshape(*t.shape[:-2], -1))                 # row by row, cells then −lnf(row sum)
-    return _safe_ratio(-rv, _seqsum(s))
+    "Conditional entropy $H(C|A)$ in bits of tables `t[value, class, ...]`: `entropyConditionedOnRows`."
+    t = np.asarray(t, dtype=np.float64); lt = _xlogx(t)
+    rv = tot = np.zeros(t.shape[2:])
+    for i in range(len(t)):
+        s = np.zeros(t.shape[2:])
+        for j in range(t.shape[1]): rv, s = rv + lt[i, j], s + t[i, j]
+        rv, tot = rv - _xlogx(s), tot + s
+    return _safe_ratio(-rv, tot)
 
 def _entropy_columns(t):
-    "Class entropy $H(C)$ of value × class tables (last two axes): `entropyOverColumns`."
+    "Class entropy $H(C)$ in bits of tables `t[value, class, ...]`: `entropyOverColumns`."
     t = np.asarray(t, dtype=np.float64)
-    s = _seqsum(t, axis=-2)                                        # column sums
-    return _safe_ratio(_seqsum(-_xlogx(s)) + _xlogx(_seqsum(s)), _seqsum(s))
+    rv = tot = np.zeros(t.shape[2:])
+    for j in range(t.shape[1]):
+        s = np.zeros(t.shape[2:])
+        for row in t: s = s + row[j]
+        rv, tot = rv - _xlogx(s), tot + s
+    return _safe_ratio(rv + _xlogx(tot), tot)
 
 # %% ../nbs/06_infogain.ipynb #b2af8962
 def _mdl_accept(prior, left, right, n, n_cut)->bool:
@@ -82,17 +86,18 @@ def _naive_cut_points(x, y, n_classes:int)->np.ndarray:
 
 # %% ../nbs/06_infogain.ipynb #4b758cc3
 def _best_cut(xs, onehot):
-    "Position and value of the accepted MDL cut of the sorted slice `xs`, or None."
+    "Position and value of the accepted MDL cut of the sorted slice `xs` (`onehot[class, i]`), or None."
     n = len(xs)
     if n < 2: return None
-    prior = onehot.sum(0)
     bnd = np.flatnonzero(xs[:-1] < xs[1:])          # boundaries between distinct values
     if len(bnd) == 0: return None
-    left = np.cumsum(onehot[:-1], axis=0)[bnd]
-    ent = _entropy_rows(np.stack([left, prior - left], axis=1))
+    prior = onehot.sum(1)
+    left = np.cumsum(onehot[:, :-1], axis=1)[:, bnd]  # class × candidate
+    right = prior[:, None] - left
+    ent = _entropy_rows(np.stack([left, right]))
     b = int(np.argmin(ent))
     if not ent[b] < _entropy(prior): return None
-    if not _mdl_accept(prior, left[b], prior - left[b], n, len(bnd)): return None
+    if not _mdl_accept(prior, left[:, b], right[:, b], n, len(bnd)): return None
     i = bnd[b]
     return i, (xs[i] + xs[i + 1]) / 2.0
 
@@ -102,11 +107,11 @@ def mdl_cut_points(x, y, n_classes:int)->np.ndarray:
     x = np.asarray(x, dtype=np.float64); y = np.asarray(y, dtype=np.int64)
     ok = ~np.isnan(x); o = np.argsort(x[ok], kind='stable')
     xs, ys = x[ok][o], y[ok][o]
-    onehot = np.zeros((len(xs), n_classes)); onehot[np.arange(len(xs)), ys] = 1.0
+    onehot = np.zeros((n_classes, len(xs))); onehot[ys, np.arange(len(xs))] = 1.0
     cuts, todo = [], [(0, len(xs))]
     while todo:
         lo, hi = todo.pop()
-        r = _best_cut(xs[lo:hi], onehot[lo:hi])
+        r = _best_cut(xs[lo:hi], onehot[:, lo:hi])
         if r is None: continue
         cuts.append(r[1]); todo += [(lo, lo + r[0] + 1), (lo + r[0] + 1, hi)]
     return np.sort(np.array(cuts, dtype=np.float64))
@@ -117,9 +122,12 @@ def _contingency(codes, y, V:int, C:int)->np.ndarray:
     miss = codes < 0
     t = np.bincount(codes[~miss] * C + y[~miss], minlength=V * C).reshape(V, C).astype(np.float64)
     m = np.bincount(y[miss], minlength=C).astype(np.float64)
-    tot = _seqsum(_seqsum(t))
-    if not tot > 1e-6: return np.vstack([t, m])      # all missing: Weka keeps the table (gain 0)
-    return t + (_seqsum(t) / tot)[:, None] * m[None, :]
+    rows = np.zeros(V)
+    for j in range(C): rows = rows + t[:, j]             # Weka's rowSums, then their running total
+    tot = 0.0
+    for r in rows: tot += r
+    if not tot > 1e-6: return np.vstack([t, m])          # all missing: Weka keeps the table (gain 0)
+    return t + (rows / tot)[:, None] * m[None, :]
 
 # %% ../nbs/06_infogain.ipynb #d15bbda8
 def _feature_codes(x, y, nominal:bool, n_values:int, C:int):
@@ -156,8 +164,8 @@ def info_gain(X, y, nominal, n_values=None, n_classes=None, return_cuts=False):
     for f in range(X.shape[1]):
         codes, V, c = _feature_codes(X[:, f], y, nominal[f], n_values[f], C)
         tabs.append(_contingency(codes, y, V, C)); cuts.append(c)
-    P = np.zeros((len(tabs), max((t.shape[0] for t in tabs), default=1), C))
-    for f, t in enumerate(tabs): P[f, :t.shape[0]] = t
+    P = np.zeros((max((t.shape[0] for t in tabs), default=1), C, len(tabs)))   # value × class × feature
+    for f, t in enumerate(tabs): P[:t.shape[0], :, f] = t
     gain = _entropy_columns(P) - _entropy_rows(P)
     return (gain, cuts) if return_cuts else gain
 
