@@ -213,16 +213,18 @@ def _arff_error(path:Path, line:int, err:Exception) -> ValueError:
     m = re.match(r"@attribute\s+('[^']*'|\"[^\"]*\"|\S+)\s+date\b", text, re.I)
     if m: return ValueError(f"{path}, line {line}: date attribute {m[1]} is not supported (only numeric and nominal)")
     if isinstance(err, arff.ArffException): err.line = line
-    msg = str(err) if isinstance(err, arff.ArffException) else f"{type(err).__name__}: {err} (line {line})"
+    try: msg = str(err) if isinstance(err, arff.ArffException) else f"{type(err).__name__}: {err} (line {line})"
+    except (TypeError, ValueError): msg = f"{type(err).__name__}, at line {line}"  # liac-arff's message has a stray '%'
     return ValueError(f"cannot parse ARFF file {path}: {msg}" + (f"\n  line {line}: {text}" if text else ''))
 
 # %% ../nbs/00_data.ipynb #ac14896e
 class _DataError(ValueError): "A content error already phrased for the user (not re-wrapped)."
 
 def _check_attribute_types(attributes, path):
-    "Refuse string attributes and nominal attributes with repeated values."
+    "Refuse string attributes and nominal declarations with empty, missing or repeated values."
     for name, t in attributes:
         if t == 'STRING': raise _DataError(f"{path}: attribute {name!r} is a string attribute; only numeric and nominal attributes are supported")
+        if isinstance(t, list) and None in t: raise _DataError(f"{path}: nominal attribute {name!r} declares an empty or '?' value")
         if isinstance(t, list) and len(set(t)) != len(t): raise _DataError(f"{path}: nominal attribute {name!r} declares a value twice")
 
 def _sparse_rows(rows, n_attr:int) -> np.ndarray:
@@ -337,8 +339,9 @@ def _dataset_from_arff(path, attributes, relation, A, labels, xml) -> MultiLabel
     feat = sorted(set(range(len(names))) - set(lab))
     Y = np.stack([_label_column(A[:, j], names[j], attributes[j][1], path) for j in lab], axis=1)
     cats = [attributes[i][1] if isinstance(attributes[i][1], list) else None for i in feat]
-    return MultiLabelDataset(A[:, feat], Y, [names[i] for i in feat], [names[j] for j in lab],
-                             np.array([c is not None for c in cats], dtype=bool), cats, name=_stem(path))
+    try: return MultiLabelDataset(A[:, feat], Y, [names[i] for i in feat], [names[j] for j in lab],
+                                  np.array([c is not None for c in cats], dtype=bool), cats, name=_stem(path))
+    except ValueError as e: raise ValueError(f"{path}: {e}") from None
 
 # %% ../nbs/00_data.ipynb #27cef445
 MULAN_SHA256 = {
