@@ -139,15 +139,20 @@ def _check_evaluate_args(learner, folds, Y, subset_fractions, mode, metrics, ran
     return folds, fr, metrics
 
 # %% ../nbs/31_evaluation.ipynb #22f79d27
-def evaluate(ranker, learner, dataset, folds=10, subset_fractions=FRACTIONS, mode:str="subset",
-             metrics=PAPER_METRICS, method:str=None, random_state:int=0, n_jobs:int=1, progress:bool=False,
-             return_rankings:bool=False):
-    """Cross-validate `learner` on the features chosen (or weighted) by `ranker`; a tidy DataFrame.
-
-    Columns: dataset, fold, method, fraction, metric, value. The ranker is fitted on each training fold
-    only. `folds` is a number of iteratively stratified folds (seeded by `random_state`) or a list of
-    `(train, test)` index pairs. With `return_rankings=True`, returns `(df, rankings)`, the list of the
-    per-fold rankings (empty when `ranker` is None)."""
+def evaluate(ranker,                      # scikit-learn style ranker (`fit(X, Y)`, `ranking_`, `weights_`), or None
+             learner,                     # multi-label classifier: `fit`, `predict`, optionally `predict_proba`
+             dataset,                     # a `MultiLabelDataset` or an `(X, Y)` pair
+             folds=10,                    # number of stratified folds, or a list of `(train, test)` index pairs
+             subset_fractions=FRACTIONS,  # shares of top-ranked features to keep (mode "subset")
+             mode:str="subset",           # "subset": top-p features; "weights": `feature_weights=ranker.weights_`
+             metrics=PAPER_METRICS,       # names in `relieffml.metrics.METRICS`
+             method:str=None,             # the `method` column (default: the ranker's class name, "none")
+             random_state:int=0,          # seed of the folds
+             n_jobs:int=1,                # folds run in parallel with joblib
+             progress:bool=False,         # show a tqdm progress bar
+             return_rankings:bool=False,  # also return the list of per-fold rankings
+            )->pd.DataFrame:              # columns dataset, fold, method, fraction, metric, value
+    "Cross-validate `learner` on the features chosen (or weighted) by `ranker`, fitted on the training folds only."
     X, Y, name, ds = _unpack(dataset)
     folds, fr, metrics = _check_evaluate_args(learner, folds, Y, subset_fractions, mode, metrics, random_state)
     method = method or ("none" if ranker is None else type(ranker).__name__)

@@ -44,6 +44,7 @@ def _check_bipartition(Y_true, Y_pred)->tuple:
 def _check_ranking(Y_true, scores)->tuple:
     "Validated bool `Y_true` and finite float64 `scores`."
     Yt, S = _as_binary(Y_true, "Y_true"), _as_2d(scores, "scores")
+    if S.dtype == bool: S = S.astype(np.float64)
     if not np.issubdtype(S.dtype, np.number) or np.issubdtype(S.dtype, np.complexfloating):
         raise ValueError(f"scores must be real numbers, got dtype {S.dtype}")
     _check_same_shape(S, Yt, "scores")
