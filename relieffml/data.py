@@ -291,7 +291,9 @@ def _label_positions(path:Path, attr_names:list, relation:str, labels, xml) -> l
     "Positions of the label attributes (see the precedence above)."
     if labels is not None and xml is not None: raise ValueError("give either labels or xml, not both")
     if xml is not None: return _positions(_read_mulan_xml(xml), attr_names, f"xml file {xml}", path)
-    if isinstance(labels, numbers.Integral) and not isinstance(labels, bool): return _last(int(labels), len(attr_names), f"labels={labels}")
+    if isinstance(labels, numbers.Integral) and not isinstance(labels, bool):
+        if labels < 1: raise ValueError(f"labels={labels}: give a positive number of label attributes at the end")
+        return _last(int(labels), len(attr_names), f"labels={labels}")
     if labels is not None:
         if isinstance(labels, str) or not len(labels): raise ValueError(f"labels must be an int or a non-empty list of attribute names, got {labels!r}")
         return _positions(list(labels), attr_names, "labels", path)
@@ -300,7 +302,7 @@ def _label_positions(path:Path, attr_names:list, relation:str, labels, xml) -> l
     m = _MEKA_RE.search(relation or '')
     if m: return _last(-int(m[1]), len(attr_names), f"the MEKA header '-C {m[1]}' of {path}")
     raise ValueError(f"cannot tell which attributes of {path} are labels: no Mulan file {beside} and no MEKA '-C n' "
-                     "in @relation; pass labels=<number of last attributes> or labels=[names] or xml=<path>")
+                     "in @relation; give labels=N (the last N attributes), labels=[names] or xml=PATH (command line: --labels, --xml)")
 
 # %% ../nbs/00_data.ipynb #f38e2318
 def _label_column(a:np.ndarray, name:str, kind, path) -> np.ndarray:

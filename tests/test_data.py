@@ -344,7 +344,7 @@ def test_label_specification_errors(tmp_path):
     cases = [(dict(), "cannot tell which attributes"), (dict(xml=tmp_path / "absent.xml"), "['windy']"),
              (dict(xml=tmp_path / "broken.xml"), "broken.xml"), (dict(xml=tmp_path / "empty.xml"), "empty.xml"),
              (dict(xml=tmp_path / "nope.xml"), "nope.xml"), (dict(labels=["sunny", "nope"]), "['nope']"),
-             (dict(labels=0), "labels=0"), (dict(labels=5), "labels=5"), (dict(labels="sunny"), "labels must be"),
+             (dict(labels=0), "labels=0"), (dict(labels=-2), "positive"), (dict(labels=5), "labels=5"), (dict(labels="sunny"), "labels must be"),
              (dict(labels=[]), "labels must be"), (dict(labels=["sunny", "sunny"]), "twice"),
              (dict(labels=2, xml=tmp_path / "absent.xml"), "not both")]
     for kwargs, match in cases:
