@@ -1,0 +1,123 @@
+"""The `relieffml` command line: `main([...])` in-process, and the installed console script once.
+
+Expected values come from the data README (sizes), the published Mulan label statistics and hand
+counts of a tiny file, not from the library's own output.
+"""
+import csv, io, json, os, subprocess, sys
+from pathlib import Path
+
+import pytest
+
+from relieffml.cli import build_parser, main
+
+TINY = """@relation tiny
+@attribute size numeric
+@attribute colour {red, green, blue}
+@attribute sunny {0,1}
+@attribute rainy {0,1}
+@data
+1.5, green, 1, 0
+?,   red,   0, 0
+3,   blue,  1, 1
+4,   ?,     0, 1
+"""
+# hand counts for TINY with the last two attributes as labels
+TINY_STATS = dict(n_instances=4, n_features=2, n_labels=2, n_nominal=1, n_missing=2,
+                  label_cardinality=1.0, label_density=0.5, n_labelsets=4)
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    p = tmp_path / "tiny.arff"
+    p.write_text(TINY)
+    return p
+
+
+def run_json(capsys, *argv):
+    assert main(["describe", *argv, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_describe_default_dataset_says_so(capsys):
+    assert main(["describe"]) == 0
+    out = capsys.readouterr().out
+    assert "built-in default data set" in out and "no DATA given" in out
+    lines = dict(l.split(None, 1) for l in out.splitlines()[1:])
+    assert lines["n_instances"].strip() == "300" and lines["n_features"].strip() == "20"
+    assert lines["n_labels"].strip() == "4"
+
+
+def test_describe_arff_path_all_formats(capsys, tiny):
+    info = run_json(capsys, str(tiny), "--labels", "2")
+    assert {k: info[k] for k in TINY_STATS} == TINY_STATS and info["name"] == "tiny" and info["source"] == str(tiny)
+    assert main(["describe", str(tiny), "--labels", "sunny,rainy", "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert list(rows[0]) == ["statistic", "value"]
+    assert {r["statistic"]: r["value"] for r in rows}["n_missing"] == "2"
+    assert main(["describe", str(tiny), "--labels", "2"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split() == ["statistic", "value"]
+    key_width = max(len(l.split()[0]) for l in table)
+    assert all(l[key_width:key_width + 2] == "  " and l[key_width + 2] != " " for l in table)   # values aligned
+    assert any(l.split() == ["label_density", "0.5"] for l in table)
+
+
+def test_describe_xml_option(capsys, tiny, tmp_path):
+    xml = tmp_path / "labels.xml"
+    xml.write_text('<labels xmlns="http://mulan.sourceforge.net/labels"><label name="rainy"/></labels>')
+    info = run_json(capsys, str(tiny), "--xml", str(xml))
+    assert (info["n_labels"], info["n_features"], info["label_cardinality"]) == (1, 3, 0.5)
+
+
+@pytest.mark.data
+def test_describe_by_name_from_the_data_home(capsys, data_home, monkeypatch):
+    monkeypatch.setenv("RELIEFFML_DATA", str(data_home))
+    info = run_json(capsys, "emotions")
+    assert (info["n_instances"], info["n_features"], info["n_labels"]) == (593, 72, 6)
+    assert info["label_cardinality"] == pytest.approx(1.869, abs=1e-3) and info["n_labelsets"] == 27
+    info = run_json(capsys, str(data_home / "flags.arff"))                 # a path: the XML beside it
+    assert (info["n_instances"], info["n_features"], info["n_labels"], info["n_nominal"]) == (194, 19, 7, 9)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["describe", "{tiny}"], "cannot tell which attributes"),
+    (["describe", "{tiny}", "--labels", "nope"], "['nope']"),
+    (["describe", "{tmp}/absent.arff"], "absent.arff"),
+    (["describe", "no_such_dataset"], "RELIEFFML_DATA"),
+    (["describe", "--labels", "2"], "--labels and --xml need a DATA argument"),
+])
+def test_errors_go_to_stderr_with_status_2(capsys, tiny, tmp_path, monkeypatch, argv, message):
+    monkeypatch.setenv("RELIEFFML_DATA", str(tmp_path))
+    monkeypatch.delenv("RELIEFFML_DATA_URL", raising=False)
+    argv = [a.format(tiny=tiny, tmp=tmp_path) for a in argv]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("relieffml describe: error:") and message in err
+    assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_usage_errors_and_help(capsys):
+    assert main([]) == 2
+    assert "COMMAND" in capsys.readouterr().err
+    assert main(["describe", "--format", "xml"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
+    assert main(["frobnicate"]) == 2
+    assert main(["--help"]) == 0 and "describe" in capsys.readouterr().out
+
+
+def test_parser_has_one_subparser_per_command():
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    assert list(sub.choices) == ["describe"]
+    assert sub.choices["describe"].get_default("func").__name__ == "cmd_describe"
+
+
+def test_installed_console_script(tiny):
+    script = Path(sys.executable).with_name("relieffml")
+    assert script.exists(), "console script not installed: pip install -e ."
+    env = {k: v for k, v in os.environ.items() if k != "RELIEFFML_DATA_URL"}
+    ok = subprocess.run([str(script), "describe", str(tiny), "--labels", "2", "--format", "json"],
+                        capture_output=True, text=True, env=env, timeout=120)
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["n_instances"] == 4
+    bad = subprocess.run([str(script), "describe", str(tiny)], capture_output=True, text=True, env=env, timeout=120)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and "cannot tell" in bad.stderr
