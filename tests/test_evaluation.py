@@ -362,7 +362,7 @@ def test_friedman_bad_input():
 
 
 def test_nemenyi_against_demsar_table():
-    # Demšar (2006), Table 5(a) alpha=0.05 and 5(b) alpha=0.10, k = 2..10
+    # Demšar (2006), Table 5(a) (Nemenyi), rows alpha=0.05 and alpha=0.10, k = 2..10
     q05 = [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164]
     q10 = [1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920]
     for k, a, b in zip(range(2, 11), q05, q10):
