@@ -41,14 +41,33 @@ def _dfs(children:dict, root:str):
 
 # %% ../nbs/13_hmc.ipynb #96102b5f
 class Hierarchy:
-    "Classes below an implicit root, with parent links (tree or DAG), in pre-order."
-    def __init__(self,
-                 edges, # ordered (parent, child) pairs; the order fixes the order of children
-                 root:str="root", # name of the implicit root (not a class)
-                 ):
+    """Classes below an implicit root, with parent links (a tree or a DAG), in pre-order.
+
+    Parameters
+    ----------
+    edges : iterable of (parent, child)
+        In any order, repeats allowed; the first appearance of a child fixes its place among its siblings.
+    root : str, default="root"
+        Name of the implicit root, which is not a class.
+
+    Attributes
+    ----------
+    classes : list of str
+        Class names in pre-order: the column order of label matrices.
+    class_index : dict
+        Name -> column.
+    parents : list of int ndarray
+        Parent columns of each class (the root excluded: empty for a top-level class).
+    depth : float ndarray
+        1 + mean depth of the parents, root 0 (an integer in a tree).
+    is_tree : bool
+        Every class has exactly one parent.
+    """
+    def __init__(self, edges, root:str="root"):
         children, parents = {}, {}
-        for p, c in edges:
-            p, c = str(p), str(c)
+        for e in edges:
+            if isinstance(e, str) or len(e) != 2: raise ValueError(f"hierarchy edges must be (parent, child) pairs, got {e!r}")
+            p, c = str(e[0]), str(e[1])
             if not c or (not p and p != root): raise ValueError(f"hierarchy edge ({p!r}, {c!r}) has an empty class name")
             if c in children.setdefault(p, []): continue          # repeated edge: no meaning
             children[p].append(c); parents.setdefault(c, []).append(p)
