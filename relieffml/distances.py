@@ -12,7 +12,7 @@ __all__ = ['METRICS', 'Prepared', 'prepare', 'naive_diff', 'naive_distance', 'di
 from dataclasses import dataclass
 import numpy as np
 import numba
-from .config import NJIT
+from .config import NJIT, NJIT_STRICT
 
 # %% ../nbs/01_distances.ipynb #c714b689
 @dataclass
@@ -110,16 +110,22 @@ def _sum_fast(xa, xb, nomf, w, p):
             s += w[f] * d * d
     return s
 
-@numba.njit(**NJIT)
+@numba.njit(**NJIT_STRICT)
 def _sum_missing(xa, xb, is_nominal, missing_nominal, w, p):
-    "Σ_f w_f diff_f^p for rows that may hold NaN."
+    "Σ_f w_f diff_f^p for rows that may hold NaN, summed strictly left to right (Weka's order)."
     s = 0.0
     for f in range(xa.shape[0]):
-        d = diff(f, xa[f], xb[f], is_nominal, missing_nominal)
-        s += w[f] * (d if p == 1 else d * d)
+        a, b = xa[f], xb[f]
+        if is_nominal[f]:
+            d = missing_nominal[f] if (a != a or b != b) else (0.0 if a == b else 1.0)
+        elif a != a: d = 1.0 if b != b else max(b, 1.0 - b)
+        elif b != b: d = max(a, 1.0 - a)
+        else: d = abs(a - b)
+        if p == 1: s = s + w[f] * d
+        else: s = s + w[f] * (d * d)
     return s
 
-# %% ../nbs/01_distances.ipynb #3995cd2d
+# %% ../nbs/01_distances.ipynb #7a894f9b
 METRICS = ('manhattan', 'heom')
 
 def metric_power(metric:str)->int:
@@ -146,7 +152,7 @@ def pair_sum(xa, xb, is_nominal, nomf, missing_nominal, w, p, mode):
     if mode == 2: return _sum_missing(xa, xb, is_nominal, missing_nominal, w, p)
     return _sum_fast(xa, xb, nomf, w, p)
 
-# %% ../nbs/01_distances.ipynb #ffcf4c0b
+# %% ../nbs/01_distances.ipynb #17d4d91b
 def feature_weights_or_ones(w, D:int)->np.ndarray:
     "Validated float64 weight vector of length `D` (ones when `w` is None)."
     if w is None: return np.ones(D)
@@ -169,7 +175,7 @@ def heom(prep:Prepared, a:int, b:int, w=None)->float:
                  prep.missing_nominal, feature_weights_or_ones(w, D), 2, distance_mode(prep, 2, w is not None))
     return float(np.sqrt(s))
 
-# %% ../nbs/01_distances.ipynb #99e20cf5
+# %% ../nbs/01_distances.ipynb #0c2f4b9d
 @numba.njit(**NJIT)
 def hamming_labels(a, b):
     "Hamming label distance |a Δ b| / Q of two 0/1 rows, eq. (5)."

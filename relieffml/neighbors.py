@@ -11,7 +11,7 @@ __all__ = ['naive_weka_sort', 'naive_knn_pools', 'weka_sort_index', 'pools_to_cs
 import numpy as np
 import numba
 from .config import NJIT, NJIT_PARALLEL, numba_threads
-from .distances import Prepared, pair_sum, metric_power, distance_mode, feature_weights_or_ones, naive_distance
+from .distances import Prepared, pair_sum, _sum_missing, metric_power, distance_mode, feature_weights_or_ones, naive_distance
 
 # %% ../nbs/02_neighbors.ipynb #28763354
 def naive_weka_sort(a):
@@ -72,17 +72,48 @@ def _worst(drow, k):
     return t
 
 @numba.njit(**NJIT)
-def _offer(j, d, p, k, idx, dist, cnt, worst):
-    "Offer candidate `j` at distance `d` to pool `p` under Weka's tie rule."
+def _exactify(p, r, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw):
+    "Replace stored distance (p, r) by its exact left-to-right sum."
+    if not exact[p, r]:
+        dist[p, r] = _sum_missing(xs, Xn[idx[p, r]], is_nominal, missnom, w, pw); exact[p, r] = True
+
+@numba.njit(**NJIT)
+def _exact_worst(p, k, force, tol, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw):
+    "Weka's worst stored neighbour of pool `p`, with every stored distance near the maximum made exact."
+    t = _worst(dist[p], k)
+    if tol < 0: return t
+    band = dist[p, t] - tol * (1.0 + dist[p, t])
+    near = 0
+    for r in range(k): near += dist[p, r] >= band
+    if near > 1 or force:
+        for r in range(k):
+            if dist[p, r] >= band: _exactify(p, r, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw)
+        t = _worst(dist[p], k)
+    return t
+
+# %% ../nbs/02_neighbors.ipynb #41772cd1
+@numba.njit(**NJIT)
+def _offer(j, d, de, p, k, idx, dist, cnt, worst, exact, tol, xs, Xn, is_nominal, missnom, w, pw):
+    "Offer candidate `j` (fast distance `d`, exact `de` or −1 if not yet known) to pool `p`; returns `de`."
     c = cnt[p]
     if c < k:
-        idx[p, c] = j; dist[p, c] = d; cnt[p] = c + 1
-        if c + 1 == k: worst[p] = _worst(dist[p], k)
-    elif d < dist[p, worst[p]]:
-        idx[p, worst[p]] = j; dist[p, worst[p]] = d
-        worst[p] = _worst(dist[p], k)
+        idx[p, c] = j; dist[p, c] = d if de < 0 else de; exact[p, c] = de >= 0 or tol < 0; cnt[p] = c + 1
+        if c + 1 == k: worst[p] = _exact_worst(p, k, False, tol, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw)
+        return de
+    wd = dist[p, worst[p]]
+    if tol >= 0 and abs(d - wd) <= tol * (1.0 + wd):          # a near tie: decide on exact sums
+        worst[p] = _exact_worst(p, k, True, tol, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw)
+        wd = dist[p, worst[p]]
+        if de < 0: de = _sum_missing(xs, Xn[j], is_nominal, missnom, w, pw)
+        if de < wd:
+            idx[p, worst[p]] = j; dist[p, worst[p]] = de; exact[p, worst[p]] = True
+            worst[p] = _exact_worst(p, k, False, tol, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw)
+    elif d < wd:
+        idx[p, worst[p]] = j; dist[p, worst[p]] = d; exact[p, worst[p]] = tol < 0
+        worst[p] = _exact_worst(p, k, False, tol, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw)
+    return de
 
-# %% ../nbs/02_neighbors.ipynb #d3443b7f
+# %% ../nbs/02_neighbors.ipynb #5617fc6f
 @numba.njit(**NJIT)
 def _cswap(a, ix, l, r):
     if a[ix[l]] > a[ix[r]]:
@@ -127,22 +158,38 @@ def _sort_pool(idx, dist, c):
     ti, td = idx[:c].copy(), dist[:c].copy()
     for r in range(c): idx[r], dist[r] = ti[order[r]], td[order[r]]
 
-# %% ../nbs/02_neighbors.ipynb #c55423fe
+# %% ../nbs/02_neighbors.ipynb #bd0dd677
+@numba.njit(**NJIT)
+def _exact_near_equal(p, c, tol, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw):
+    "Make exact every stored distance of pool `p` that nearly equals another, so sorting sees Weka's ties."
+    if tol < 0: return
+    for a in range(c):
+        for b in range(a + 1, c):
+            if abs(dist[p, a] - dist[p, b]) <= tol * (1.0 + dist[p, a]) and not (exact[p, a] and exact[p, b]):
+                _exactify(p, a, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw)
+                _exactify(p, b, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw)
+
 @numba.njit(**NJIT)
 def _knn_one(s, Xn, xs, is_nominal, nomf, missnom, w, pw, mode, ptr, ids, k, idx, dist, cnt):
     "Pooled k-NN of the row `xs` (training row `s`, or -1 for a query) among the rows of `Xn`."
-    P = cnt.shape[0]
-    worst = np.zeros(P, np.int64)
+    P, D = cnt.shape[0], Xn.shape[1]
+    worst = np.zeros(P, np.int64); exact = np.zeros((P, k), np.bool_)
+    numeric = False
+    for f in range(D): numeric = numeric or is_nominal[f] == 0
+    tol = 4e-15 * D if (numeric and mode != 2) else -1.0
     for j in range(Xn.shape[0]):
         if j == s or ptr[j] == ptr[j + 1]: continue
         d = pair_sum(xs, Xn[j], is_nominal, nomf, missnom, w, pw, mode)
-        for t in range(ptr[j], ptr[j + 1]): _offer(j, d, ids[t], k, idx, dist, cnt, worst)
+        de = -1.0
+        for t in range(ptr[j], ptr[j + 1]):
+            de = _offer(j, d, de, ids[t], k, idx, dist, cnt, worst, exact, tol, xs, Xn, is_nominal, missnom, w, pw)
     for p in range(P):
+        _exact_near_equal(p, cnt[p], tol, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw)
         _sort_pool(idx[p], dist[p], cnt[p])
         if pw == 2:
             for r in range(cnt[p]): dist[p, r] = np.sqrt(dist[p, r])
 
-# %% ../nbs/02_neighbors.ipynb #bd0dd677
+# %% ../nbs/02_neighbors.ipynb #cddb31c8
 @numba.njit(**NJIT_PARALLEL)
 def _knn_driver(samples, Xq, Xn, is_nominal, nomf, missnom, w, pw, mode, ptr, ids, k, idx, dist, cnt):
     "Parallel over queries: row `samples[i]` of `Xn` (self excluded), or row `i` of `Xq` if samples[i] < 0."
@@ -151,7 +198,7 @@ def _knn_driver(samples, Xq, Xn, is_nominal, nomf, missnom, w, pw, mode, ptr, id
         xs = Xn[s] if s >= 0 else Xq[i]
         _knn_one(s, Xn, xs, is_nominal, nomf, missnom, w, pw, mode, ptr, ids, k, idx[i], dist[i], cnt[i])
 
-# %% ../nbs/02_neighbors.ipynb #8bee4c67
+# %% ../nbs/02_neighbors.ipynb #ced3c6fd
 def pools_to_csr(pools):
     "Compressed membership of an N×P 0/1 pool matrix: the pools of row j are `ids[ptr[j]:ptr[j+1]]`."
     pools = np.asarray(pools, dtype=bool)
@@ -187,7 +234,7 @@ def knn_query(prep:Prepared, Xq, k:int, metric='heom', weights=None, pools=None,
     miss = prep.has_missing or bool(np.isnan(Xq).any())
     return _run(prep, samples, Xq, pools, k, metric, weights, n_jobs, miss)
 
-# %% ../nbs/02_neighbors.ipynb #84a4f91a
+# %% ../nbs/02_neighbors.ipynb #d3e369dd
 @numba.njit(**NJIT)
 def _mutual(samples, idx, cnt, all_idx, all_cnt):
     m, k = idx.shape
