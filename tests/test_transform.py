@@ -127,12 +127,9 @@ def test_rf_br_equals_weka(weka_runs):
 
 @pytest.mark.weka
 @pytest.mark.data
-@pytest.mark.xfail(strict=False, reason="the ReliefF kernel sums distances with fastmath reassociation, so two candidates "
-                   "at equal distance can compare unequal and Weka's tie rule keeps a different neighbour (flags label 4, "
-                   "no missing values; flags with 5% missing, seed 2, sample 59: instance 6 vs 71); naive_relieff agrees "
-                   "with Weka. Follow-up for the ReliefF kernel, not the transformation.")
 def test_rf_br_flags_equals_weka(weka_runs):
-    "RF-BR on flags (integer-valued numeric and nominal features: many tied distances), with and without missing values."
+    """RF-BR / RF-LP on flags: integer-valued numeric and nominal features give many tied distances, with and
+    without missing values (seed 2, sample 59: instances 6 and 71 tie; Weka keeps the first)."""
     flags, rf = weka_runs["flags"], weka_runs["rf"]
     ref = np.stack([rf[f"flags-l{l}"] for l in range(flags.Y.shape[1])])
     np.testing.assert_allclose(BinaryRelevanceRanker(ReliefF()).fit(flags).label_weights_, ref, rtol=0, atol=1e-9)
