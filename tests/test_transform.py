@@ -71,7 +71,7 @@ def weka_runs(weka_jar, data_home, tmp_path_factory):
     problems["flags-lp-missing"] = (flags, flags_m, lp_codes(flags.Y))
     problems["flags-lp"] = (flags, flags.X, lp_codes(flags.Y))
     for l in range(flags.Y.shape[1]): problems[f"flags-l{l}"] = (flags, flags.X, flags.Y[:, l])
-    flags_m2 = with_missing(flags.X, 0.05, 2)         # seed 2: a tie that the ReliefF kernel breaks unlike Weka
+    flags_m2 = with_missing(flags.X, 0.05, 2)         # seed 2: tied distances that Weka breaks by index
     problems["flags-l6-missing"] = (flags, flags_m2, flags.Y[:, 6])
     for l in range(aug.shape[1]): problems[f"emo-csa-l{l}"] = (emo, emo.X, aug[:, l])
     paths = [write_arff(tmp / f"{k}.arff", X, y, ds.nominal, ds.categories,
