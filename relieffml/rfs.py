@@ -276,6 +276,13 @@ class RFSClassifier(_StackedBR):
         The two levels (a constant predictor for a label that is constant in training).
     label_dependence_ : ndarray (Q, Q) uint8
         ``[j, l] = 1`` if label j kept label l.
+
+    Notes
+    -----
+    ``predict`` returns the N×Q 0/1 matrix (uint8). ``predict_proba`` (N×Q, P(y_j = 1)) exists only if the
+    meta estimator has it, ``decision_function`` (N×Q) only if the meta estimator has it. A label constant
+    in the training data is predicted as that constant, with a `ConstantLabelWarning`.
+    Liu, Wang & Zhang (2019), Chinese Journal of Computers 42(3), doi:10.11897/SP.J.1016.2019.00483, §3.
     """
     _parameter_constraints = {**_StackedBR._parameter_constraints,
         'strategy': [StrOptions(set(STRATEGIES))], 't': [Interval(Real, 0, 1, closed='right')],
