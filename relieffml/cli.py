@@ -11,7 +11,7 @@ from pathlib import Path
 from .data import MultiLabelDataset, default_dataset, get_data_home, load_arff, load_dataset
 
 # %% auto #0
-__all__ = ['FORMATS', 'cmd_describe', 'build_parser', 'main']
+__all__ = ['FORMATS', 'METHODS', 'cmd_describe', 'make_ranker', 'cmd_rank', 'build_parser', 'main']
 
 # %% ../nbs/40_cli.ipynb #de17011e
 def _labels_arg(s:str):
@@ -76,7 +76,62 @@ def cmd_describe(args) -> int:
     _emit([{'statistic': k, 'value': v} for k, v in info.items()], args.format, json_obj=info)
     return 0
 
-# %% ../nbs/40_cli.ipynb #71b11fe1
+# %% ../nbs/40_cli.ipynb #8b2a3388
+METHODS = ('reliefml', 'rfml', 'rfmml', 'relieff-br', 'mlrf', 'ig-br', 'hmc')
+
+def _samples_arg(s:str):
+    "`--samples`: all | auto | an int | a fraction in (0, 1]."
+    if s in ('all', 'auto'): return None if s == 'all' else 'auto'
+    try: return int(s)
+    except ValueError: pass
+    try: return float(s)
+    except ValueError: raise argparse.ArgumentTypeError(f"expected all, auto, an int or a fraction, got {s!r}") from None
+
+def make_ranker(method:str, k:int=10, samples=None, seed:int=0, label_distance='hamming', n_jobs=None):
+    "The estimator behind `relieffml rank --method METHOD`."
+    from relieffml.reliefml import ReliefFML
+    from relieffml.rfml import RFML
+    from relieffml.relieff import ReliefF
+    if samples == 'auto' and method != 'reliefml': samples = None
+    common = dict(n_neighbors=k, n_samples=samples, random_state=seed, n_jobs=n_jobs)
+    if method == 'reliefml': return ReliefFML(**common)
+    if method in ('rfml', 'rfmml'): return RFML(label_distance=label_distance, mutual=method == 'rfmml', **common)
+    if method == 'relieff-br': return ReliefF(**common)
+    if method == 'mlrf':
+        from relieffml.mlrf import MLRF
+        return MLRF(**common)
+    if method == 'ig-br':
+        from relieffml.transform import BinaryRelevanceRanker
+        from relieffml.infogain import InfoGain
+        return BinaryRelevanceRanker(InfoGain(), n_jobs=n_jobs)
+    if method == 'hmc':
+        from relieffml.hmc import HMCReliefF
+        return HMCReliefF(**common)
+    raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+
+# %% ../nbs/40_cli.ipynb #23bad7c3
+def cmd_rank(args) -> int:
+    "Rank the features of a data set and print the top ones."
+    from tqdm.auto import tqdm
+    ds, source = _load(args)
+    est = make_ranker(args.method, args.k, args.samples, args.seed, args.label_distance, args.jobs)
+    N, D = ds.X.shape
+    big = args.progress or N * N * D > 1e9
+    with tqdm(total=2, desc=f"relieffml rank ({args.method})", disable=not big, file=sys.stderr) as bar:
+        est.fit(ds); bar.update(1)
+        order = est.ranking_
+        rows = [dict(rank=r + 1, feature=ds.feature_names[f], index=int(f), weight=float(est.weights_[f]))
+                for r, f in enumerate(order)]
+        if args.out:
+            with open(args.out, 'w', newline='') as fh: _emit(rows, 'csv', fh)
+        bar.update(1)
+    top = rows[:args.top] if args.top > 0 else rows
+    if args.format == 'table': print(f"{args.method} on {source}: {N} instances, {D} features; top {len(top)} of {D}")
+    _emit(top, args.format, json_obj=dict(method=args.method, source=source, features=top))
+    if args.out and args.format == 'table': print(f"all {D} weights written to {args.out}")
+    return 0
+
+# %% ../nbs/40_cli.ipynb #a723732c
 def build_parser() -> argparse.ArgumentParser:
     "The `relieffml` argument parser with one sub-parser per command."
     parser = argparse.ArgumentParser(prog='relieffml', description="Multi-label ReliefF feature weighting: command line tools.")
@@ -86,9 +141,23 @@ def build_parser() -> argparse.ArgumentParser:
     _add_data_args(p); _add_format_arg(p)
     p.set_defaults(func=cmd_describe)
 
+    p = sub.add_parser('rank', help="rank the features of a multi-label data set (default: ReliefF-ML)",
+                       description="Rank the features of a multi-label data set and print the best ones.")
+    _add_data_args(p); _add_format_arg(p)
+    p.add_argument('--method', choices=METHODS, default='reliefml', help="ranking algorithm (default: reliefml)")
+    p.add_argument('--k', type=int, default=10, help="number of neighbours (default: 10)")
+    p.add_argument('--samples', type=_samples_arg, default=None, help="all | auto | N | fraction (default: all; auto is ReliefF-ML's rule)")
+    p.add_argument('--label-distance', choices=('hamming', 'jaccard'), default='hamming', help="rfml/rfmml label dissimilarity")
+    p.add_argument('--seed', type=int, default=0, help="random seed for sampling (default: 0)")
+    p.add_argument('--top', type=int, default=10, help="how many features to print (0: all; default: 10)")
+    p.add_argument('--out', metavar='CSV', help="write every feature's rank and weight to this CSV file")
+    p.add_argument('--jobs', type=int, default=None, help="numba threads (default: all cores)")
+    p.add_argument('--progress', action='store_true', help="always show the progress bar")
+    p.set_defaults(func=cmd_rank)
+
     return parser
 
-# %% ../nbs/40_cli.ipynb #88ab9d11
+# %% ../nbs/40_cli.ipynb #3b55468a
 def main(argv=None) -> int:
     "Run the `relieffml` command line with `argv` (default: `sys.argv[1:]`); the exit status."
     parser = build_parser()
