@@ -268,10 +268,13 @@ def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=No
     return alpha
 
 # %% ../nbs/20_lazy.ipynb #e194cd30
-def _as_query(X, n_features:int)->np.ndarray:
-    "Validated float64 query rows (NumPy, pandas, sparse or a dataset) with `n_features` columns."
+def _as_query(X, n_features:int, names=None)->np.ndarray:
+    "Validated float64 query rows (NumPy, pandas, sparse or a dataset) with `n_features` columns (named `names`)."
     if hasattr(X, 'X') and hasattr(X, 'Y') and hasattr(X, 'nominal'): X = X.X
-    elif isinstance(X, pd.DataFrame): X = _from_frame(X)[0]
+    elif isinstance(X, pd.DataFrame):
+        if names is not None and [str(c) for c in X.columns] != [str(c) for c in names]:
+            raise ValueError(f"X has columns {list(X.columns)[:5]}…, but the learner was fitted with {list(names)[:5]}…")
+        X = _from_frame(X)[0]
     elif sp.issparse(X): X = X.toarray()
     try: X = np.asarray(X, dtype=np.float64)
     except (TypeError, ValueError) as e: raise ValueError(f"X must be numeric (NaN for missing values): {e}") from None
@@ -335,7 +338,7 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def _query(self, X)->np.ndarray:
         check_is_fitted(self, 'prep_')
-        return self.prep_.apply(_as_query(X, self.n_features_in_))
+        return self.prep_.apply(_as_query(X, self.n_features_in_, getattr(self, 'feature_names_in_', None)))
 
     def _query_neighbors(self, Xs)->np.ndarray:
         return knn_query(self.prep_, Xs, self.k, self.metric, self.feature_weights_, n_jobs=self.n_jobs)[0][:, 0]

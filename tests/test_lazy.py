@@ -350,6 +350,7 @@ def test_inputs_pandas_sparse_dataset_single_row():
         m = Est(k=4).fit(df, Y)
         np.testing.assert_allclose(m.predict_proba(dfq), P)
         assert list(m.feature_names_in_) == list("abcd")
+        with pytest.raises(ValueError, match="fitted with"): m.predict(dfq.rename(columns={"a": "z"}))
         np.testing.assert_allclose(Est(k=4).fit(ds).predict_proba(Xq), P)
         np.testing.assert_allclose(Est(k=4, nominal=nom).fit(sp.csr_matrix(X), Y).predict_proba(sp.csr_matrix(Xq)), P)
         np.testing.assert_allclose(ref.predict_proba(Xq[:1]), P[:1])
