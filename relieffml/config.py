@@ -12,19 +12,19 @@ from contextlib import contextmanager
 import os
 import numba
 
-# %% ../nbs/00a_config.ipynb #1eb85b00
+# %% ../nbs/00a_config.ipynb #60c6c222
 FASTMATH = {'reassoc', 'contract', 'arcp', 'nsz', 'afn'}
 NJIT = dict(cache=True, fastmath=FASTMATH, nogil=True)
 NJIT_PARALLEL = dict(cache=True, fastmath=FASTMATH, nogil=True, parallel=True)
 NJIT_STRICT = dict(cache=True, nogil=True, fastmath=False)   # sums in source order, as Weka computes them
 CHUNK = 16 # samples per accumulator block in parallel drivers: results do not depend on the thread count
 
-# %% ../nbs/00a_config.ipynb #a7996ad0
+# %% ../nbs/00a_config.ipynb #a2e1f448
 def n_blocks(m:int)->int:
     "Number of `CHUNK`-sized accumulator blocks for `m` sampled instances."
     return (m + CHUNK - 1) // CHUNK
 
-# %% ../nbs/00a_config.ipynb #5caa3dec
+# %% ../nbs/00a_config.ipynb #278ac4f2
 def resolve_n_jobs(n_jobs=None)->int:
     "Number of numba threads for scikit-learn's `n_jobs` convention (`None`/-1: all)."
     top = numba.config.NUMBA_NUM_THREADS

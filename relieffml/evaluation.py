@@ -19,7 +19,7 @@ from sklearn.base import BaseEstimator, MultiOutputMixin, clone
 from joblib import Parallel, delayed
 from .metrics import METRICS, _as_binary
 
-# %% ../nbs/31_evaluation.ipynb #71993955
+# %% ../nbs/31_evaluation.ipynb #fb61c776
 def _check_int(v, name:str, lo:int, hi:int=None)->int:
     "`v` as an int in [lo, hi], or a ValueError naming `name`."
     if not isinstance(v, Integral) or isinstance(v, bool) or v < lo or (hi is not None and v > hi):
@@ -34,7 +34,7 @@ def iterative_stratified_kfold(Y, n_splits:int=10, random_state:int=0):
     cv = MultilabelStratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
     for train, test in cv.split(np.zeros((Y.shape[0], 1)), Y): yield train.astype(np.int64), test.astype(np.int64)
 
-# %% ../nbs/31_evaluation.ipynb #4e43decd
+# %% ../nbs/31_evaluation.ipynb #4a01a760
 def _dense(a)->np.ndarray:
     return np.asarray(a.toarray() if hasattr(a, "toarray") else a)
 
@@ -52,7 +52,7 @@ def _label_scores(learner, proba)->np.ndarray:
         else: raise ValueError(f"predict_proba returned a per-label array of shape {P.shape}; expected (n, 2)")
     return np.column_stack(cols)
 
-# %% ../nbs/31_evaluation.ipynb #7c72b3ac
+# %% ../nbs/31_evaluation.ipynb #f59abfc4
 def _scores_of(learner, X)->np.ndarray:
     "Label scores of a fitted learner, or a ValueError if it has no `predict_proba`."
     if not hasattr(learner, "predict_proba"):
@@ -67,7 +67,7 @@ def _score_learner(learner, Xtr, Ytr, Xte, Yte, metrics)->dict:
     scores = _scores_of(learner, Xte) if "ranking" in kinds else None
     return {m: METRICS[m].func(Yte, pred if METRICS[m].kind == "bipartition" else scores) for m in metrics}
 
-# %% ../nbs/31_evaluation.ipynb #dcff3385
+# %% ../nbs/31_evaluation.ipynb #3ed41d11
 FRACTIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 PAPER_METRICS = ("f1", "hamming_loss", "accuracy", "micro_f1")   # Spolaôr et al. 2015, §2.3
 
@@ -75,7 +75,7 @@ def _n_top(fraction:float, D:int)->int:
     "Size of the top-`fraction` subset of `D` features, eq. 1 (as `BaseRanker.n_features_to_select`)."
     return max(1, min(D, int(np.floor(fraction * D + 1e-9))))
 
-# %% ../nbs/31_evaluation.ipynb #e1b87a56
+# %% ../nbs/31_evaluation.ipynb #b714e612
 def _unpack(dataset)->tuple:
     "`(X, Y, name, ds_or_None)` from a `MultiLabelDataset` or an `(X, Y)` pair."
     if hasattr(dataset, "X") and hasattr(dataset, "Y"):
@@ -94,7 +94,7 @@ def _rows(ds, X, Y, idx):
     else: sub = dataclasses.replace(ds, X=ds.X[idx], Y=ds.Y[idx]) if dataclasses.is_dataclass(ds) else None
     return sub, X[idx], Y[idx]
 
-# %% ../nbs/31_evaluation.ipynb #b714e612
+# %% ../nbs/31_evaluation.ipynb #5f395cb6
 def _fit_ranker(ranker, ds, X, Y, train):
     "A clone of `ranker` fitted on the training rows only."
     from relieffml.base import BaseRanker
@@ -104,7 +104,7 @@ def _fit_ranker(ranker, ds, X, Y, train):
     else: r.fit(Xtr, Ytr)
     return r
 
-# %% ../nbs/31_evaluation.ipynb #5f395cb6
+# %% ../nbs/31_evaluation.ipynb #708a98c9
 def _run_fold(fold, train, test, ranker, learner, ds, X, Y, fractions, mode, metrics)->tuple:
     "Rows `(fraction, metric, value)` of one fold, and the fold's ranking (or None)."
     if ranker is None:
@@ -123,7 +123,7 @@ def _run_fold(fold, train, test, ranker, learner, ds, X, Y, fractions, mode, met
         rows += [(p, m, v) for m, v in res.items()]
     return fold, rows, ranking
 
-# %% ../nbs/31_evaluation.ipynb #708a98c9
+# %% ../nbs/31_evaluation.ipynb #22f79d27
 def _check_evaluate_args(learner, folds, Y, subset_fractions, mode, metrics, random_state)->tuple:
     "Validated `(fold list, fractions, metrics)`."
     if mode not in ("subset", "weights"): raise ValueError(f"mode must be 'subset' or 'weights', got {mode!r}")
@@ -138,7 +138,7 @@ def _check_evaluate_args(learner, folds, Y, subset_fractions, mode, metrics, ran
     else: folds = [(np.asarray(tr, np.int64), np.asarray(te, np.int64)) for tr, te in folds]
     return folds, fr, metrics
 
-# %% ../nbs/31_evaluation.ipynb #22f79d27
+# %% ../nbs/31_evaluation.ipynb #9c2260d4
 def evaluate(ranker,                      # scikit-learn style ranker (`fit(X, Y)`, `ranking_`, `weights_`), or None
              learner,                     # multi-label classifier: `fit`, `predict`, optionally `predict_proba`
              dataset,                     # a `MultiLabelDataset` or an `(X, Y)` pair
@@ -166,7 +166,7 @@ def evaluate(ranker,                      # scikit-learn style ranker (`fit(X, Y
                       columns=["dataset", "fold", "method", "fraction", "metric", "value"])
     return (df, [rk for _, _, rk in out if rk is not None]) if return_rankings else df
 
-# %% ../nbs/31_evaluation.ipynb #eba106d7
+# %% ../nbs/31_evaluation.ipynb #a1f117c2
 def _ffa_steps(steps, D:int)->np.ndarray:
     "Subset sizes for an FFA curve: all of 1..D, `steps` sizes spread evenly, or the given sizes."
     if steps is None: return np.arange(1, D + 1)
@@ -178,7 +178,7 @@ def _ffa_steps(steps, D:int)->np.ndarray:
         raise ValueError(f"steps must be None, an int, or sizes in [1, {D}], got {steps!r}")
     return s
 
-# %% ../nbs/31_evaluation.ipynb #2e1f1833
+# %% ../nbs/31_evaluation.ipynb #2e4b8a8d
 def _check_split(X_train, Y_train, X_test, Y_test)->tuple:
     Xtr, Xte = _dense(X_train).astype(np.float64), _dense(X_test).astype(np.float64)
     Ytr, Yte = _as_binary(Y_train, "Y_train").astype(np.uint8), _as_binary(Y_test, "Y_test").astype(np.uint8)
@@ -193,7 +193,7 @@ def _check_ranking_vector(ranking, D:int)->np.ndarray:
         raise ValueError(f"ranking must be distinct feature indices in [0, {D}), best first")
     return r.astype(np.int64)
 
-# %% ../nbs/31_evaluation.ipynb #2e4b8a8d
+# %% ../nbs/31_evaluation.ipynb #c9ee1695
 def ffa_curve(ranking, learner, X_train, Y_train, X_test, Y_test, metric:str="pooled_auprc", steps=None)->pd.DataFrame:
     "Forward feature addition (Slavkov et al. 2013, Algorithm 2): `metric` of `learner` on the top-k features; columns n_features, value."
     Xtr, Ytr, Xte, Yte = _check_split(X_train, Y_train, X_test, Y_test)
@@ -203,7 +203,7 @@ def ffa_curve(ranking, learner, X_train, Y_train, X_test, Y_test, metric:str="po
     vals = [_score_learner(clone(learner), Xtr[:, r[:k]], Ytr, Xte[:, r[:k]], Yte, (metric,))[metric] for k in sizes]
     return pd.DataFrame({"n_features": sizes, "value": vals})
 
-# %% ../nbs/31_evaluation.ipynb #c9ee1695
+# %% ../nbs/31_evaluation.ipynb #84d6a12a
 def random_ffa_baseline(learner, X_train, Y_train, X_test, Y_test, metric:str="pooled_auprc", steps=None,
                         n_random:int=50, random_state:int=0)->pd.DataFrame:
     "Expected FFA curve of a random ranking, eq. 2: mean (and std) over `n_random` random permutations."
@@ -214,7 +214,7 @@ def random_ffa_baseline(learner, X_train, Y_train, X_test, Y_test, metric:str="p
     vals = np.stack([c["value"].to_numpy() for c in curves])
     return pd.DataFrame({"n_features": curves[0]["n_features"], "value": vals.mean(0), "std": vals.std(0)})
 
-# %% ../nbs/31_evaluation.ipynb #1a1ba58c
+# %% ../nbs/31_evaluation.ipynb #476a1901
 def kuncheva_index(subsets, n_features:int)->float:
     "Kuncheva's stability index, eq. 3, averaged over all pairs of the equal-size `subsets` of `n_features` features."
     n = _check_int(n_features, "n_features", 1)
@@ -228,7 +228,7 @@ def kuncheva_index(subsets, n_features:int)->float:
     ki = [(np.intersect1d(a, b).size * n - k * k) / (k * (n - k)) for i, a in enumerate(S) for b in S[i + 1:]]
     return float(np.mean(ki))
 
-# %% ../nbs/31_evaluation.ipynb #d609c12e
+# %% ../nbs/31_evaluation.ipynb #c2e4ee1d
 def ranking_stability(rankings, n_features:int, fractions=FRACTIONS)->pd.DataFrame:
     "Kuncheva index of the top-p subsets of several rankings (e.g. per fold); columns fraction, n_features, kuncheva."
     R = [np.asarray(r) for r in rankings]
@@ -238,7 +238,7 @@ def ranking_stability(rankings, n_features:int, fractions=FRACTIONS)->pd.DataFra
         if k < n_features: rows.append((float(p), k, kuncheva_index([r[:k] for r in R], n_features)))
     return pd.DataFrame(rows, columns=["fraction", "n_features", "kuncheva"])
 
-# %% ../nbs/31_evaluation.ipynb #9c8e555c
+# %% ../nbs/31_evaluation.ipynb #5230701a
 def wilcoxon_test(a, b, alternative:str="two-sided", zero_method:str="wilcox")->pd.DataFrame:
     "Wilcoxon signed-rank test of paired results `a` and `b` (scipy); a one-row DataFrame."
     a, b = np.asarray(a, np.float64).ravel(), np.asarray(b, np.float64).ravel()
@@ -248,7 +248,7 @@ def wilcoxon_test(a, b, alternative:str="two-sided", zero_method:str="wilcox")->
     return pd.DataFrame([dict(n=a.size, mean_a=a.mean(), mean_b=b.mean(), median_difference=float(np.median(a - b)),
                               statistic=float(res.statistic), pvalue=float(res.pvalue))])
 
-# %% ../nbs/31_evaluation.ipynb #1cdc22f7
+# %% ../nbs/31_evaluation.ipynb #e3da80f4
 def _as_table(table)->pd.DataFrame:
     t = table if isinstance(table, pd.DataFrame) else pd.DataFrame(np.asarray(table, np.float64))
     if t.ndim != 2 or t.shape[0] < 2 or t.shape[1] < 2: raise ValueError(f"table must have >= 2 rows (data sets) and >= 2 columns (methods), got {t.shape}")
@@ -261,7 +261,7 @@ def average_ranks(table, greater_is_better:bool=True)->pd.Series:
     ranks = stats.rankdata(-t.to_numpy() if greater_is_better else t.to_numpy(), axis=1)
     return pd.Series(ranks.mean(0), index=t.columns, name="average_rank")
 
-# %% ../nbs/31_evaluation.ipynb #e3da80f4
+# %% ../nbs/31_evaluation.ipynb #8dfa0b92
 def friedman_test(table, greater_is_better:bool=True)->pd.DataFrame:
     "Friedman test (scipy) on a data sets × methods table; one row per method: method, average_rank, statistic, pvalue, n_datasets."
     t = _as_table(table)
@@ -271,7 +271,7 @@ def friedman_test(table, greater_is_better:bool=True)->pd.DataFrame:
     return pd.DataFrame(dict(method=r.index, average_rank=r.to_numpy(), statistic=float(res.statistic),
                              pvalue=float(res.pvalue), n_datasets=t.shape[0])).sort_values("average_rank", ignore_index=True)
 
-# %% ../nbs/31_evaluation.ipynb #085a6fe2
+# %% ../nbs/31_evaluation.ipynb #f340669a
 def nemenyi_cd(n_methods:int, n_datasets:int, alpha:float=0.05)->float:
     "Critical difference of the Nemenyi test, eq. 5 (Demšar 2006): q_alpha * sqrt(k(k+1)/(6N))."
     k, N = _check_int(n_methods, "n_methods", 2), _check_int(n_datasets, "n_datasets", 1)
@@ -279,7 +279,7 @@ def nemenyi_cd(n_methods:int, n_datasets:int, alpha:float=0.05)->float:
     q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
     return float(q * np.sqrt(k * (k + 1) / (6 * N)))
 
-# %% ../nbs/31_evaluation.ipynb #e0a66a1a
+# %% ../nbs/31_evaluation.ipynb #1d946a7b
 def general_b(Y)->np.ndarray:
     "Label order of General_B (Spolaôr et al. 2015, §2.3.1): by frequency, ties by co-occurrence with better-ranked labels."
     Y = _as_binary(Y, "Y").astype(np.int64)
@@ -291,7 +291,7 @@ def general_b(Y)->np.ndarray:
         order.append(best); left.remove(best)
     return np.asarray(order, np.int64)
 
-# %% ../nbs/31_evaluation.ipynb #d1a2b1c5
+# %% ../nbs/31_evaluation.ipynb #caf2551d
 class GeneralB(MultiOutputMixin, BaseEstimator):
     "General_B baseline (Spolaôr et al. 2015, §2.3.1; Metz et al. 2012): always predicts the σ top-ranked labels."
     def fit(self, X, Y):
@@ -305,7 +305,7 @@ class GeneralB(MultiOutputMixin, BaseEstimator):
     def predict(self, X): return np.tile(self.prediction_, (len(X), 1))
     def predict_proba(self, X): return np.tile(self.label_frequencies_, (len(X), 1))
 
-# %% ../nbs/31_evaluation.ipynb #9e0351f3
+# %% ../nbs/31_evaluation.ipynb #e896362d
 def _axes(ax, figsize=(4.5, 3)):
     import matplotlib.pyplot as plt
     return ax if ax is not None else plt.subplots(figsize=figsize)[1]
@@ -324,7 +324,7 @@ def plot_metric_vs_size(df:pd.DataFrame, metric:str, dataset:str=None, ax=None):
     ax.legend(fontsize="small")
     return ax
 
-# %% ../nbs/31_evaluation.ipynb #e896362d
+# %% ../nbs/31_evaluation.ipynb #9ca526df
 def plot_ffa(curve:pd.DataFrame, baseline:pd.DataFrame=None, label:str="ranking", ax=None):
     "An FFA curve and, optionally, the random-ranking baseline with a ±1 std band."
     ax = _axes(ax)
@@ -338,7 +338,7 @@ def plot_ffa(curve:pd.DataFrame, baseline:pd.DataFrame=None, label:str="ranking"
     ax.legend(fontsize="small")
     return ax
 
-# %% ../nbs/31_evaluation.ipynb #b9ddb4c6
+# %% ../nbs/31_evaluation.ipynb #122caa27
 def _cd_groups(ranks:np.ndarray, cd:float)->list:
     "Maximal runs `(i, j)` of sorted `ranks` with `ranks[j] - ranks[i] < cd` and j > i."
     groups, last = [], -1
@@ -348,7 +348,7 @@ def _cd_groups(ranks:np.ndarray, cd:float)->list:
         if j > i and j > last: groups.append((i, j)); last = j
     return groups
 
-# %% ../nbs/31_evaluation.ipynb #f25fbac2
+# %% ../nbs/31_evaluation.ipynb #c4bd9946
 def plot_critical_difference(avg_ranks, cd:float, ax=None):
     "Critical-difference diagram (Demšar 2006) of average ranks (Series, dict or `friedman_test` output)."
     if isinstance(avg_ranks, pd.DataFrame): avg_ranks = avg_ranks.set_index("method")["average_rank"]

@@ -18,6 +18,7 @@ from .config import NJIT, NJIT_PARALLEL, numba_threads
 from .distances import prepare, METRICS
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
 from .rrelieff import rrelieff_from_neighbors, neighbors_all
+from .data import MultiLabelDataset
 
 # %% ../nbs/13_hmc.ipynb #9b54d28e
 def _dfs(children:dict, root:str):
@@ -332,9 +333,8 @@ def _read_hmc_arff(path)->dict:
                 hierarchy=h, name=path.name.removesuffix(".arff"))
 
 # %% ../nbs/13_hmc.ipynb #6cac268a
-def load_hmc_arff(path)->"MultiLabelDataset":
+def load_hmc_arff(path)->MultiLabelDataset:
     "Load a Clus HMC ARFF file: features as X, the `hierarchical` class as closed pre-order Y with `hierarchy`."
-    from relieffml.data import MultiLabelDataset
     return MultiLabelDataset(**_read_hmc_arff(path))
 
 # %% ../nbs/13_hmc.ipynb #0e73e623

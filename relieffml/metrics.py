@@ -12,7 +12,7 @@ __all__ = ['METRICS', 'hamming_loss', 'subset_accuracy', 'accuracy', 'precision'
 from typing import NamedTuple, Callable
 import numpy as np
 
-# %% ../nbs/30_metrics.ipynb #9b4cb0e9
+# %% ../nbs/30_metrics.ipynb #277819a3
 def _as_2d(a, name:str)->np.ndarray:
     "`a` (array-like, pandas or scipy.sparse) as a 2-D ndarray, or a ValueError naming `name`."
     if hasattr(a, "toarray"): a = a.toarray()
@@ -30,7 +30,7 @@ def _as_binary(a, name:str)->np.ndarray:
     if not ok.all(): raise ValueError(f"{name} must contain only 0 and 1; found {a[~ok].flat[0]!r}")
     return a.astype(bool)
 
-# %% ../nbs/30_metrics.ipynb #277819a3
+# %% ../nbs/30_metrics.ipynb #0b47e5e9
 def _check_same_shape(a:np.ndarray, ref:np.ndarray, name:str):
     "ValueError naming `name` unless `a` has the shape of `Y_true`."
     if a.shape != ref.shape: raise ValueError(f"{name} must have the shape of Y_true {ref.shape}, got {a.shape}")
@@ -52,7 +52,7 @@ def _check_ranking(Y_true, scores)->tuple:
     if not np.isfinite(S).all(): raise ValueError("scores must be finite (found NaN or inf)")
     return Yt, S
 
-# %% ../nbs/30_metrics.ipynb #fb263e1f
+# %% ../nbs/30_metrics.ipynb #2b69ba51
 def _naive_example_based(Yt, Yp)->dict:
     "Eqs. 1-6 with Mulan's empty-set rules, instance by instance."
     p, q = Yt.shape
@@ -68,7 +68,7 @@ def _naive_example_based(Yt, Yp)->dict:
         out["f1"] += 1. if both_empty else 2 * len(T & H) / (len(T) + len(H))
     return {k: v / p for k, v in out.items()}
 
-# %% ../nbs/30_metrics.ipynb #2b69ba51
+# %% ../nbs/30_metrics.ipynb #309c2b83
 def _naive_f(tp, fp, fn)->float:
     "F1 from counts; 1 when there is nothing to find and nothing found (Mulan)."
     return 1. if tp + fp + fn == 0 else 2 * tp / (2 * tp + fp + fn)
@@ -82,7 +82,7 @@ def _naive_label_based(Yt, Yp)->dict:
     tp, fp, fn = map(sum, zip(*counts))
     return dict(micro_f1=_naive_f(tp, fp, fn), macro_f1=float(np.mean([_naive_f(*c) for c in counts])))
 
-# %% ../nbs/30_metrics.ipynb #309c2b83
+# %% ../nbs/30_metrics.ipynb #5a71fce5
 def _naive_ranking(Yt, S)->dict:
     "Eqs. 9-12 with pessimistic ranks and scikit-learn's rules for degenerate rows."
     p, q = Yt.shape
@@ -99,7 +99,7 @@ def _naive_ranking(Yt, S)->dict:
         out["average_precision"] += np.mean([sum(rank[z] <= rank[y] for z in rel) / rank[y] for y in rel])
     return {k: v / p for k, v in out.items()}
 
-# %% ../nbs/30_metrics.ipynb #5a71fce5
+# %% ../nbs/30_metrics.ipynb #cdeec228
 def _naive_pooled_auprc(Yt, S)->float:
     "Eq. 13: one threshold per distinct score, highest first."
     y, s = Yt.ravel().astype(bool), S.ravel()
@@ -111,7 +111,7 @@ def _naive_pooled_auprc(Yt, S)->float:
         area += (rec - r_prev) * prec; r_prev = rec
     return area
 
-# %% ../nbs/30_metrics.ipynb #abf99498
+# %% ../nbs/30_metrics.ipynb #7f91ac6b
 def _counts(Yt, Yp, axis:int)->tuple:
     "True positives, false positives and false negatives summed along `axis` (1: per instance, 0: per label)."
     return (Yt & Yp).sum(axis), (~Yt & Yp).sum(axis), (Yt & ~Yp).sum(axis)
@@ -121,7 +121,7 @@ def _ratio(num, den, if_zero:float)->np.ndarray:
     num, den = np.asarray(num, float), np.asarray(den, float)
     return np.where(den == 0, if_zero, num / np.where(den == 0, 1, den))
 
-# %% ../nbs/30_metrics.ipynb #6d59319e
+# %% ../nbs/30_metrics.ipynb #94a89d6d
 def _rank_counts(Yt, S)->tuple:
     "Per (instance, label): number of labels, relevant labels and irrelevant labels scoring >= it."
     p, q = S.shape
@@ -133,7 +133,7 @@ def _rank_counts(Yt, S)->tuple:
         n_ge_rel[a:a+step] = (ge & Yt[a:a+step, None, :]).sum(2)
     return n_ge, n_ge_rel, n_ge - n_ge_rel
 
-# %% ../nbs/30_metrics.ipynb #7e5c920c
+# %% ../nbs/30_metrics.ipynb #760d8b6b
 def hamming_loss(Y_true, Y_pred)->float:
     "Fraction of misclassified (instance, label) pairs, eq. 1 (lower is better)."
     Yt, Yp = _check_bipartition(Y_true, Y_pred)
@@ -144,13 +144,13 @@ def subset_accuracy(Y_true, Y_pred)->float:
     Yt, Yp = _check_bipartition(Y_true, Y_pred)
     return float((Yt == Yp).all(1).mean())
 
-# %% ../nbs/30_metrics.ipynb #3c2ab6ef
+# %% ../nbs/30_metrics.ipynb #fb0a8f78
 def accuracy(Y_true, Y_pred)->float:
     "Example-based accuracy (Jaccard index of true and predicted sets), eq. 3; both empty scores 1."
     tp, fp, fn = _counts(*_check_bipartition(Y_true, Y_pred), axis=1)
     return float(_ratio(tp, tp + fp + fn, 1.).mean())
 
-# %% ../nbs/30_metrics.ipynb #c0457d44
+# %% ../nbs/30_metrics.ipynb #b36402f6
 def _check_empty(empty:str):
     if empty not in ("mulan", "sklearn"): raise ValueError(f"empty must be 'mulan' or 'sklearn', got {empty!r}")
 
@@ -170,7 +170,7 @@ def recall(Y_true, Y_pred, empty:str="mulan")->float:
     if empty == "mulan": rc = np.where((tp + fn == 0) & (fp > 0), 0., rc)
     return float(rc.mean())
 
-# %% ../nbs/30_metrics.ipynb #4effa1d3
+# %% ../nbs/30_metrics.ipynb #ed9dd591
 def f1(Y_true, Y_pred)->float:
     "Mean per-instance F1, eq. 6; both sets empty scores 1, one empty scores 0."
     tp, fp, fn = _counts(*_check_bipartition(Y_true, Y_pred), axis=1)
@@ -186,7 +186,7 @@ def macro_f1(Y_true, Y_pred)->float:
     tp, fp, fn = _counts(*_check_bipartition(Y_true, Y_pred), axis=0)
     return float(_ratio(2 * tp, 2 * tp + fp + fn, 1.).mean())
 
-# %% ../nbs/30_metrics.ipynb #b587ac9f
+# %% ../nbs/30_metrics.ipynb #c3ef904d
 def one_error(Y_true, scores)->float:
     "Fraction of instances whose top-scored label is irrelevant, eq. 9 (ties: pessimistic; no relevant label: 0)."
     Yt, S = _check_ranking(Y_true, scores)
@@ -199,7 +199,7 @@ def coverage(Y_true, scores)->float:
     n_ge, _, _ = _rank_counts(Yt, S)
     return float(np.where(Yt, n_ge, 1).max(1).mean() - 1)
 
-# %% ../nbs/30_metrics.ipynb #f38a2d87
+# %% ../nbs/30_metrics.ipynb #e87b3227
 def ranking_loss(Y_true, scores)->float:
     "Mean fraction of (relevant, irrelevant) label pairs ordered wrongly or tied, eq. 11."
     Yt, S = _check_ranking(Y_true, scores)
@@ -216,7 +216,7 @@ def average_precision(Y_true, scores)->float:
     ap = np.where(Yt, n_ge_rel / n_ge, 0).sum(1) / np.maximum(n_rel, 1)
     return float(np.where((n_rel == 0) | (n_irr == 0), 1., ap).mean())
 
-# %% ../nbs/30_metrics.ipynb #4674306f
+# %% ../nbs/30_metrics.ipynb #1d131d4e
 def pooled_auprc(Y_true, scores)->float:
     "Area under the precision-recall curve of all (instance, class) pairs pooled (micro), eq. 13, no interpolation."
     Yt, S = _check_ranking(Y_true, scores)
@@ -230,7 +230,7 @@ def pooled_auprc(Y_true, scores)->float:
     prec, rec = tp / (last + 1), tp / n_pos
     return float(np.sum(np.diff(np.r_[0., rec]) * prec))
 
-# %% ../nbs/30_metrics.ipynb #027a80d3
+# %% ../nbs/30_metrics.ipynb #3877324f
 class Metric(NamedTuple):
     "A registered measure: `func(Y_true, Y_pred_or_scores)`, what it consumes, and its direction."
     func: Callable
@@ -253,7 +253,7 @@ METRICS = {
     "pooled_auprc": Metric(pooled_auprc, "ranking", True),
 }
 
-# %% ../nbs/30_metrics.ipynb #3877324f
+# %% ../nbs/30_metrics.ipynb #b7cae103
 def evaluate_all(Y_true, Y_pred=None, scores=None, metrics=None)->dict:
     "Every measure in `metrics` (default: all that the given `Y_pred` / `scores` allow) as a dict name -> float."
     names = list(METRICS) if metrics is None else list(metrics)

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The whole test suite — the README's second command, and what CI (.ci/run) runs:
+#   1. the exported package is in sync with the notebooks, the notebooks are clean, README is current;
+#   2. pytest over tests/ (references: Weka, scikit-learn, scikit-multilearn; properties; bad input);
+#   3. nbval over nbs/ and tutorials/ (every cell runs; cells marked NBVAL_CHECK_OUTPUT must match);
+#   4. the documentation pages build.
+# With CI=true, a test that would skip because Weka or the Mulan data is missing fails instead.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN=${RELIEFFML_BIN:-.venv/bin}
+[ -x "$BIN/python" ] || BIN=$(dirname "$(command -v python3)")
+PY="$BIN/python"
+if [ -z "${RELIEFFML_DATA:-}" ] && [ -f ../shared/datasets/emotions.arff ]; then
+  RELIEFFML_DATA=$(cd ../shared/datasets && pwd); export RELIEFFML_DATA
+fi
+export MPLBACKEND=Agg PYTHONHASHSEED=0
+status=0
+start=$SECONDS
+step() { echo; echo "== $* ($((SECONDS - start)) s)"; }
+
+step "1/4 package in sync with the notebooks, notebooks clean, README current"
+if git rev-parse --git-dir >/dev/null 2>&1; then
+  "$BIN/nbdev-export" && "$BIN/nbdev-clean" && "$BIN/nbdev-clean" --fname tutorials && "$PY" tools/make_readme.py
+  changed=$(git status --porcelain -- relieffml nbs tutorials README.md | grep -v '__pycache__' || true)
+  if [ -n "$changed" ]; then
+    echo "FAIL: nbdev-export / nbdev-clean / tools/make_readme.py changed these files (commit what they produce):"
+    echo "$changed"; status=1
+  else echo "ok"; fi
+else echo "not a git checkout: sync check skipped"; fi
+
+step "2/4 pytest tests/"
+"$PY" -m pytest tests -q -rs -p no:cacheprovider || status=1
+
+step "3/4 nbval nbs/ tutorials/"
+"$PY" -m pytest --nbval-lax -q -p no:cacheprovider nbs tutorials || status=1
+
+step "4/4 documentation pages"
+"$PY" tools/build_docs.py || status=1
+
+step "done: $([ $status -eq 0 ] && echo PASSED || echo FAILED)"
+exit $status
