@@ -107,8 +107,9 @@ def test_usage_errors_and_help(capsys):
 
 def test_parser_has_one_subparser_per_command():
     sub = next(a for a in build_parser()._actions if a.dest == "command")
-    assert list(sub.choices) == ["describe"]
+    assert list(sub.choices) == ["describe", "rank"]
     assert sub.choices["describe"].get_default("func").__name__ == "cmd_describe"
+    assert sub.choices["rank"].get_default("func").__name__ == "cmd_rank"
 
 
 def test_installed_console_script(tiny):
@@ -121,3 +122,59 @@ def test_installed_console_script(tiny):
     assert json.loads(ok.stdout)["n_instances"] == 4
     bad = subprocess.run([str(script), "describe", str(tiny)], capture_output=True, text=True, env=env, timeout=120)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "cannot tell" in bad.stderr
+
+
+# --- rank: the main job -------------------------------------------------------------------------------
+
+def test_rank_default_is_the_main_job(capsys):
+    "No DATA: ReliefF-ML on the built-in data set; its relevant and redundant features fill the top places."
+    from relieffml.data import default_dataset
+    assert main(["rank"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("reliefml on built-in default data set")
+    truth = default_dataset()
+    informative = {truth.feature_names[f] for f in [*truth.relevant_, *truth.redundant_]}
+    top = [line.split()[1] for line in out.splitlines()[2:2 + len(informative)]]
+    assert set(top) == informative
+
+
+@pytest.mark.parametrize("method", ["reliefml", "rfml", "rfmml", "relieff-br", "mlrf", "ig-br"])
+def test_rank_methods_write_all_weights(capsys, tmp_path, method):
+    out_csv = tmp_path / "w.csv"
+    assert main(["rank", "--method", method, "--top", "3", "--format", "json", "--out", str(out_csv)]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["method"] == method and len(shown["features"]) == 3
+    rows = list(csv.DictReader(out_csv.open()))
+    assert [int(r["rank"]) for r in rows] == list(range(1, 21))
+    weights = [float(r["weight"]) for r in rows]
+    assert weights == sorted(weights, reverse=True)
+    assert [r["feature"] for r in rows[:3]] == [f["feature"] for f in shown["features"]]
+
+
+def test_rank_matches_the_estimator(capsys):
+    from relieffml.data import default_dataset
+    from relieffml.rfml import RFML
+    assert main(["rank", "--method", "rfml", "--label-distance", "jaccard", "--k", "5", "--top", "0", "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    est = RFML(n_neighbors=5, label_distance="jaccard").fit(default_dataset())
+    assert [int(r["index"]) for r in rows] == est.ranking_.tolist()
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["rank", "--method", "nope"], "invalid choice"),
+    (["rank", "--k", "0"], "n_neighbors"),
+    (["rank", "--samples", "lots"], "expected all, auto"),
+    (["rank", "--samples", "5000"], "n_samples"),
+    (["rank", "--method", "hmc"], "hierarch"),
+])
+def test_rank_bad_input(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_installed_console_script_rank():
+    script = Path(sys.executable).with_name("relieffml")
+    ok = subprocess.run([str(script), "rank", "--top", "3"], capture_output=True, text=True, timeout=300)
+    assert ok.returncode == 0, ok.stderr
+    assert len(ok.stdout.splitlines()) == 2 + 3
