@@ -6,7 +6,7 @@ Docs: https://relieffml.github.io/relieffml/base.html.md"""
 
 # %% auto #0
 __all__ = ['MAX_DENSE_BYTES', 'COMMON_CONSTRAINTS', 'as_features', 'as_label_matrix', 'as_class_vector', 'as_numeric_target',
-           'resolve_samples', 'BaseRanker']
+           'as_multilabel_target', 'resolve_samples', 'BaseRanker']
 
 # %% ../nbs/05_base.ipynb #514ccf3e
 from numbers import Integral, Real
@@ -70,11 +70,12 @@ def as_features(X, nominal='auto'):
             raise ValueError(f"X is sparse with shape {X.shape}: densified it would need "
                              f"{X.shape[0]*X.shape[1]*8/2**30:.1f} GiB (limit {MAX_DENSE_BYTES/2**30:.0f} GiB); select features first")
         X = X.toarray()
+    if np.asarray(X).dtype.kind == 'c': raise ValueError("X is complex: Complex data not supported")
     try: X = np.asarray(X, dtype=np.float64)
     except (TypeError, ValueError) as e: raise ValueError(f"X must be numeric (NaN for missing values): {e}") from None
     if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got {X.ndim}-D with shape {X.shape}")
-    if X.shape[0] < 2: raise ValueError(f"X needs at least 2 instances, got {X.shape[0]}")
-    if X.shape[1] < 1: raise ValueError("X has no features (0 columns)")
+    if X.shape[1] < 1: raise ValueError(f"X has 0 feature(s) (shape={X.shape}) while a minimum of 1 is required.")
+    if X.shape[0] < 2: raise ValueError(f"X needs at least 2 instances, got n_samples = {X.shape[0]}")
     if np.isinf(X).any(): raise ValueError("X contains infinite values; use NaN for missing values")
     mask = _nominal_mask(nominal, X.shape[1], auto)
     codes = X[:, mask]
@@ -120,7 +121,18 @@ def as_numeric_target(y, n:int)->np.ndarray:
     if not np.all(np.isfinite(y)): raise ValueError("y contains NaN or infinite values")
     return y
 
-# %% ../nbs/05_base.ipynb #f4e34a18
+# %% ../nbs/05_base.ipynb #d014f5dd
+def as_multilabel_target(y, N:int)->np.ndarray:
+    "Label matrix for a multi-label ranker: a 2-D 0/1 Y, or a 1-D class vector as singleton label sets."
+    arr = y.to_numpy() if isinstance(y, (pd.DataFrame, pd.Series)) else y
+    arr = arr.toarray() if sp.issparse(arr) else np.asarray(arr)
+    if arr.ndim == 1 and arr.dtype.kind in 'biufUSO' and not (arr.dtype.kind == 'f' and np.isnan(arr).any()):
+        if arr.dtype.kind == 'c' or not np.isin(arr, (0, 1)).all():
+            codes, classes = as_class_vector(arr, N)
+            return np.ascontiguousarray(np.eye(len(classes), dtype=np.uint8)[codes])
+    return as_label_matrix(arr, N)
+
+# %% ../nbs/05_base.ipynb #dc4444d0
 def resolve_samples(n_samples, N:int, random_state=None)->np.ndarray:
     "Indices of the sampled instances (sorted int64)."
     if n_samples is None: return np.arange(N, dtype=np.int64)
@@ -136,7 +148,7 @@ def resolve_samples(n_samples, N:int, random_state=None)->np.ndarray:
     rng = np.random.default_rng(random_state)
     return np.sort(rng.choice(N, m, replace=False)).astype(np.int64)
 
-# %% ../nbs/05_base.ipynb #dc4444d0
+# %% ../nbs/05_base.ipynb #0be28c60
 COMMON_CONSTRAINTS = {
     'nominal': [StrOptions({'auto'}), 'array-like'],
     'n_features_to_select': [None, Interval(Integral, 1, None, closed='left'), Interval(Real, 0, 1, closed='right')],
@@ -154,7 +166,8 @@ class BaseRanker(SelectorMixin, BaseEstimator):
         self._validate_params()
         Xv, info = as_features(X, getattr(self, 'nominal', 'auto'))
         if y is None and info['dataset'] is not None: y = info['dataset'].Y
-        if y is None: raise ValueError("y is required (or pass a MultiLabelDataset as X)")
+        if y is None: raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None "
+                                       "(pass Y, or a MultiLabelDataset as X)")
         yv = self._validate_target(y, Xv.shape[0])
         W = np.asarray(self._fit(Xv, yv, info), dtype=np.float64)
         self._set_weights(W, Xv.shape[1], info)
@@ -162,7 +175,7 @@ class BaseRanker(SelectorMixin, BaseEstimator):
 
     def _validate_target(self, y, N):
         "Convert `y` according to the subclass's `_target` kind."
-        if self._target == 'multilabel': return as_label_matrix(y, N)
+        if self._target == 'multilabel': return as_multilabel_target(y, N)
         if self._target == 'class':
             yv, self.classes_ = as_class_vector(y, N)
             return yv

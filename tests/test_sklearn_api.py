@@ -1,0 +1,149 @@
+"""Every ranker as a scikit-learn citizen: check_estimator (with the checks that cannot apply documented),
+Pipeline and GridSearchCV, pandas / sparse / MultiLabelDataset input, selection and bad input."""
+import warnings
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+from sklearn.model_selection import GridSearchCV, KFold
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import check_estimator
+from relieffml.data import make_multilabel_relevance
+from relieffml.reliefml import ReliefFML
+from relieffml.rfml import RFML
+from relieffml.relieff import ReliefF
+from relieffml.rrelieff import RReliefF
+from relieffml.lazy import MLkNN
+from relieffml.metrics import hamming_loss
+
+# Checks that cannot apply, and why:
+NOT_APPLICABLE = {
+    # SPEC §0: bad input raises ValueError; scikit-learn wants a TypeError for a dict inside X.
+    "check_dtype_object",
+    # relieffml needs the array itself (a dataset, pandas categories); the check passes an object whose
+    # __array_function__ refuses every NumPy function.
+    "check_transformer_data_not_an_array",
+}
+# RF-ML/RReliefF on the checks' blobs: the clusters are perfectly separated, so the target never varies
+# among neighbours and RReliefF's estimate is undefined (SPEC §1: a ValueError, not NaN).
+RREL_UNDEFINED = {"check_pipeline_consistency", "check_estimators_pickle", "check_transformer_general",
+                  "check_transformer_preserve_dtypes"}
+
+
+@pytest.mark.parametrize("est,allowed", [
+    (ReliefFML(n_samples=None), NOT_APPLICABLE),
+    (ReliefF(), NOT_APPLICABLE),
+    (RFML(), NOT_APPLICABLE | RREL_UNDEFINED),
+])
+def test_check_estimator(est, allowed):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(est, on_fail=None, on_skip=None)
+    failed = {r["check_name"] for r in results if r["status"] == "failed"}
+    assert failed <= allowed, failed - allowed
+    assert sum(r["status"] == "passed" for r in results) >= 35
+
+
+@pytest.fixture(scope="module")
+def ds():
+    return make_multilabel_relevance(n_samples=200, n_features=12, n_labels=3, n_relevant=4, n_redundant=1, random_state=1)
+
+
+@pytest.mark.parametrize("make", [lambda: ReliefFML(n_samples=None), lambda: RFML(), lambda: RFML(mutual=True), lambda: ReliefF()])
+def test_input_forms_agree(ds, make):
+    "numpy, pandas (categoricals ⇒ nominal), sparse and MultiLabelDataset give the same weights."
+    w_np = make().fit(ds.X, ds.Y).weights_
+    w_ds = make().fit(ds).weights_
+    w_sp = make().fit(sp.csr_matrix(np.nan_to_num(ds.X)), ds.Y).weights_ if not np.isnan(ds.X).any() else w_np
+    frame = pd.DataFrame(ds.X, columns=ds.feature_names)
+    est = make().fit(frame, pd.DataFrame(ds.Y))
+    np.testing.assert_allclose(w_ds, w_np); np.testing.assert_allclose(w_sp, w_np); np.testing.assert_allclose(est.weights_, w_np)
+    assert list(est.feature_names_in_) == ds.feature_names
+    assert len(est.get_feature_names_out()) == len(ds.feature_names) // 2
+
+
+def test_pandas_categorical_is_nominal():
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 3, 120)
+    Y = np.stack([codes == 1, rng.random(120) < 0.5], 1).astype(int)
+    frame = pd.DataFrame({"c": pd.Categorical.from_codes(codes, ["a", "b", "c"]), "x": rng.random(120)})
+    w_cat = ReliefFML(n_samples=None).fit(frame, Y).raw_weights_
+    w_nom = ReliefFML(n_samples=None, nominal=[0]).fit(np.c_[codes, frame.x], Y).raw_weights_
+    np.testing.assert_allclose(w_cat, w_nom)
+    w_num = ReliefFML(n_samples=None).fit(np.c_[codes, frame.x], Y).raw_weights_
+    assert not np.allclose(w_cat, w_num)          # numeric codes 0,1,2 differ by 0.5, nominal by 1
+
+
+def test_pipeline_and_grid_search(ds):
+    pipe = make_pipeline(ReliefFML(n_samples=None), MLkNN(k=5))
+    grid = GridSearchCV(pipe, {"relieffml__n_features_to_select": [2, 6], "relieffml__n_neighbors": [5, 10]},
+                        cv=KFold(3, shuffle=True, random_state=0), scoring=lambda est, X, Y: -hamming_loss(Y, est.predict(X)))
+    grid.fit(ds.X, ds.Y)
+    assert grid.best_params_["relieffml__n_features_to_select"] in (2, 6)
+    assert grid.predict(ds.X[:5]).shape == (5, ds.Y.shape[1])
+
+
+def test_selection_rules(ds):
+    est = ReliefFML(n_samples=None, n_features_to_select=0.25).fit(ds)
+    assert est.get_support().sum() == 3 and set(est.get_support(indices=True)) == set(est.ranking_[:3])
+    est.set_params(threshold=0.5)
+    np.testing.assert_array_equal(est.get_support(), est.weights_ >= 0.5)
+    sub = est.transform(ds)                          # a MultiLabelDataset stays one
+    assert sub.X.shape[1] == est.get_support().sum() and sub.Y.shape == ds.Y.shape
+
+
+def test_ranking_ties_go_to_lower_index():
+    rng = np.random.default_rng(0)
+    x = rng.random(40); y = (x > 0.5).astype(int)
+    X = np.c_[rng.random(40), x, rng.random(40), x]                 # features 1 and 3 are identical
+    r = ReliefF().fit(X, y)
+    assert r.weights_[1] == r.weights_[3] and r.ranking_[:2].tolist() == [1, 3]
+
+
+@pytest.mark.parametrize("make,fit_X,fit_Y,match", [
+    (lambda: ReliefFML(n_neighbors=-1), None, None, "n_neighbors"),
+    (lambda: ReliefFML(n_samples=5000), None, None, "n_samples"),
+    (lambda: ReliefFML(metric="cosine"), None, None, "metric"),
+    (lambda: RFML(label_distance="cosine"), None, None, "label_distance"),
+    (lambda: ReliefFML(), "short", None, "rows"),
+    (lambda: ReliefFML(), None, "nan", "NaN"),
+    (lambda: ReliefFML(), None, "two", "only 0 and 1"),
+    (lambda: ReliefFML(), "inf", None, "infinite"),
+    (lambda: ReliefFML(nominal=[0]), "frac", None, "integer codes"),
+    (lambda: ReliefFML(nominal=[99]), None, None, "indices"),
+    (lambda: ReliefFML(), None, "none", "requires y"),
+])
+def test_bad_input(make, fit_X, fit_Y, match):
+    rng = np.random.default_rng(0)
+    X, Y = rng.random((30, 3)), (rng.random((30, 2)) < 0.5).astype(int)
+    if fit_X == "short": X = X[:10]
+    if fit_X == "inf": X[0, 0] = np.inf
+    if fit_X == "frac": X[:, 0] = 0.5
+    if fit_Y == "nan": Y = Y.astype(float); Y[0, 0] = np.nan
+    if fit_Y == "two": Y[0, 0] = 2
+    if fit_Y == "none": Y = None
+    with pytest.raises(ValueError, match=match):
+        make().fit(X, Y)
+
+
+def test_documented_edge_cases():
+    "Issue 3's list: each works as SPEC says or raises a ValueError that says what to change."
+    rng = np.random.default_rng(1)
+    X = rng.random((40, 4)); Y = (rng.random((40, 3)) < 0.4).astype(int)
+    # k ≥ N: every pool member is used (k_eff), no error
+    assert np.isfinite(ReliefFML(n_samples=None, n_neighbors=100).fit(X, Y).raw_weights_).all()
+    # a label that no instance has: its pool is empty and contributes nothing
+    Y0 = Y.copy(); Y0[:, 1] = 0
+    assert np.isfinite(ReliefFML(n_samples=None).fit(X, Y0).raw_weights_).all()
+    # all-constant features: every difference is 0, so every weight is 0 (scaled: all ones)
+    est = ReliefFML(n_samples=None).fit(np.ones((40, 3)), Y)
+    np.testing.assert_array_equal(est.raw_weights_, 0); np.testing.assert_array_equal(est.weights_, 1)
+    # an empty label set for every instance: no hits, no misses, W = 0
+    np.testing.assert_array_equal(ReliefFML(n_samples=None).fit(X, np.zeros((40, 3))).raw_weights_, 0)
+    with pytest.raises(ValueError, match="does not vary"):
+        RFML().fit(X, np.zeros((40, 3)))
+    # Y with one column
+    assert ReliefFML(n_samples=None).fit(X, Y[:, :1]).weights_.shape == (4,)
+    # X with NaN only in one column
+    Xn = X.copy(); Xn[::3, 2] = np.nan
+    assert np.isfinite(ReliefFML(n_samples=None).fit(Xn, Y).raw_weights_).all()
