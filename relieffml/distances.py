@@ -95,7 +95,7 @@ def diff(f, a, b, is_nominal, missing_nominal):
     return abs(a - b)
 
 # %% ../nbs/01_distances.ipynb #ffcb87e4
-@numba.njit(**NJIT)
+@numba.njit(inline='always', **NJIT)
 def _sum_fast(xa, xb, nomf, w, p):
     "Σ_f w_f diff_f^p for rows without missing values (`nomf`: 1.0 for nominal features)."
     s = 0.0
@@ -134,21 +134,32 @@ def metric_power(metric:str)->int:
     return 1 if metric == 'manhattan' else 2
 
 def distance_mode(prep, p:int, weighted:bool, has_missing=None)->int:
-    "Kernel flavour: 0 plain L1, 1 branch-free (no missing values), 2 with missing values."
+    "Kernel flavour: 0 plain L1, 3 plain squared L2, 1 branch-free (no missing values), 2 with missing values."
     if prep.has_missing if has_missing is None else has_missing: return 2
-    return 0 if (p == 1 and not weighted and not prep.is_nominal.any()) else 1
+    if weighted or prep.is_nominal.any(): return 1
+    return 0 if p == 1 else 3
 
-@numba.njit(**NJIT)
+@numba.njit(inline='always', **NJIT)
 def _sum_plain(xa, xb):
     "Σ_f |a_f − b_f|: numeric features, no missing values, unit weights."
     s = 0.0
     for f in range(xa.shape[0]): s += abs(xa[f] - xb[f])
     return s
 
-@numba.njit(**NJIT)
+@numba.njit(inline='always', **NJIT)
+def _sum_plain2(xa, xb):
+    "Σ_f (a_f − b_f)²: numeric features, no missing values, unit weights."
+    s = 0.0
+    for f in range(xa.shape[0]):
+        d = xa[f] - xb[f]
+        s += d * d
+    return s
+
+@numba.njit(inline='always', **NJIT)
 def pair_sum(xa, xb, is_nominal, nomf, missing_nominal, w, p, mode):
     "Σ_f w_f diff(f, a, b)^p with the kernel flavour `mode` (see `distance_mode`)."
     if mode == 0: return _sum_plain(xa, xb)
+    if mode == 3: return _sum_plain2(xa, xb)
     if mode == 2: return _sum_missing(xa, xb, is_nominal, missing_nominal, w, p)
     return _sum_fast(xa, xb, nomf, w, p)
 

@@ -63,7 +63,7 @@ def naive_knn_pools(prep:Prepared, samples, pools, k, metric='manhattan', w=None
     return idx, dist, count
 
 # %% ../nbs/02_neighbors.ipynb #ade541a9
-@numba.njit(**NJIT)
+@numba.njit(inline='always', **NJIT)
 def _worst(drow, k):
     "Position of the first largest of `drow[:k]` (Weka's storage-order rule)."
     t, best = 0, drow[0]
@@ -92,7 +92,7 @@ def _exact_worst(p, k, force, tol, xs, Xn, idx, dist, exact, is_nominal, missnom
     return t
 
 # %% ../nbs/02_neighbors.ipynb #41772cd1
-@numba.njit(**NJIT)
+@numba.njit(inline='always', **NJIT)
 def _offer(j, d, de, p, k, idx, dist, cnt, worst, exact, tol, xs, Xn, is_nominal, missnom, w, pw):
     "Offer candidate `j` (fast distance `d`, exact `de` or −1 if not yet known) to pool `p`; returns `de`."
     c = cnt[p]
@@ -172,17 +172,25 @@ def _exact_near_equal(p, c, tol, xs, Xn, idx, dist, exact, is_nominal, missnom, 
 @numba.njit(**NJIT)
 def _knn_one(s, Xn, xs, is_nominal, nomf, missnom, w, pw, mode, ptr, ids, k, idx, dist, cnt):
     "Pooled k-NN of the row `xs` (training row `s`, or -1 for a query) among the rows of `Xn`."
-    P, D = cnt.shape[0], Xn.shape[1]
+    P, D, N = cnt.shape[0], Xn.shape[1], Xn.shape[0]
     worst = np.zeros(P, np.int64); exact = np.zeros((P, k), np.bool_)
     numeric = False
     for f in range(D): numeric = numeric or is_nominal[f] == 0
     tol = 4e-15 * D if (numeric and mode != 2) else -1.0
-    for j in range(Xn.shape[0]):
-        if j == s or ptr[j] == ptr[j + 1]: continue
-        d = pair_sum(xs, Xn[j], is_nominal, nomf, missnom, w, pw, mode)
+    drow = np.empty(N)
+    for j in range(N): drow[j] = pair_sum(xs, Xn[j], is_nominal, nomf, missnom, w, pw, mode)
+    bar = np.full(P, np.inf)            # a candidate farther than bar[p] cannot enter pool p
+    for j in range(N):
+        if j == s: continue
+        d = drow[j]
         de = -1.0
         for t in range(ptr[j], ptr[j + 1]):
-            de = _offer(j, d, de, ids[t], k, idx, dist, cnt, worst, exact, tol, xs, Xn, is_nominal, missnom, w, pw)
+            p = ids[t]
+            if d > bar[p]: continue
+            de = _offer(j, d, de, p, k, idx, dist, cnt, worst, exact, tol, xs, Xn, is_nominal, missnom, w, pw)
+            if cnt[p] == k:
+                wd = dist[p, worst[p]]
+                bar[p] = wd + tol * (1.0 + wd) if tol >= 0 else wd
     for p in range(P):
         _exact_near_equal(p, cnt[p], tol, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw)
         _sort_pool(idx[p], dist[p], cnt[p])

@@ -32,7 +32,8 @@ step "2/4 pytest tests/"
 "$PY" -m pytest tests -q -rs -p no:cacheprovider || status=1
 
 step "3/4 nbval nbs/ tutorials/"
-"$PY" -m pytest --nbval-lax -q -p no:cacheprovider nbs tutorials || status=1
+dirs=$(for d in nbs tutorials; do [ -d "$d" ] && echo "$d"; done)
+"$PY" -m pytest --nbval-lax -q -p no:cacheprovider $dirs || status=1
 
 step "4/4 documentation pages"
 "$PY" tools/build_docs.py || status=1
