@@ -38,21 +38,30 @@ def iterative_stratified_kfold(Y, n_splits:int=10, random_state:int=0):
 def _dense(a)->np.ndarray:
     return np.asarray(a.toarray() if hasattr(a, "toarray") else a)
 
+def _output_classes(learner, q:int, n_out:int):
+    "The classes of output `q` of a multi-output classifier (forest's `classes_[q]` or `estimators_[q].classes_`)."
+    cl = getattr(learner, "classes_", None)
+    if isinstance(cl, list) and len(cl) == n_out: return np.asarray(cl[q])
+    ests = getattr(learner, "estimators_", None)
+    if isinstance(ests, list) and len(ests) == n_out and hasattr(ests[q], "classes_"): return np.asarray(ests[q].classes_)
+    return None
+
 def _label_scores(learner, proba)->np.ndarray:
-    "An n×q score matrix from `predict_proba` output (matrix or list of per-label n×2 arrays)."
+    "An n×q score matrix from `predict_proba` output (matrix, or list of per-label arrays, one column per class)."
     if not isinstance(proba, list): return _dense(proba).astype(np.float64)
-    ests = getattr(learner, "estimators_", [None] * len(proba))
     cols = []
-    for P, est in zip(proba, ests):
+    for q, P in enumerate(proba):
         P = _dense(P)
-        if P.ndim == 2 and P.shape[1] == 2: cols.append(P[:, 1])
-        elif P.ndim == 2 and P.shape[1] == 1:
-            cls = getattr(est, "classes_", [0])
-            cols.append(np.full(P.shape[0], float(cls[0] == 1)))
-        else: raise ValueError(f"predict_proba returned a per-label array of shape {P.shape}; expected (n, 2)")
+        cls = _output_classes(learner, q, len(proba))
+        if cls is None and P.ndim == 2 and P.shape[1] == 2: cls = np.array([0, 1])
+        if cls is None or P.ndim != 2 or P.shape[1] != len(cls):
+            raise ValueError(f"predict_proba returned a per-label array of shape {P.shape} for label {q}, "
+                             "and the learner does not say which column is class 1")
+        pos = np.flatnonzero(cls == 1)
+        cols.append(P[:, pos[0]].astype(np.float64) if len(pos) else np.zeros(P.shape[0]))
     return np.column_stack(cols)
 
-# %% ../nbs/31_evaluation.ipynb #f59abfc4
+# %% ../nbs/31_evaluation.ipynb #3ed41d11
 def _scores_of(learner, X)->np.ndarray:
     "Label scores of a fitted learner, or a ValueError if it has no `predict_proba`."
     if not hasattr(learner, "predict_proba"):
@@ -67,7 +76,7 @@ def _score_learner(learner, Xtr, Ytr, Xte, Yte, metrics)->dict:
     scores = _scores_of(learner, Xte) if "ranking" in kinds else None
     return {m: METRICS[m].func(Yte, pred if METRICS[m].kind == "bipartition" else scores) for m in metrics}
 
-# %% ../nbs/31_evaluation.ipynb #3ed41d11
+# %% ../nbs/31_evaluation.ipynb #b714e612
 FRACTIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 PAPER_METRICS = ("f1", "hamming_loss", "accuracy", "micro_f1")   # Spolaôr et al. 2015, §2.3
 
@@ -75,7 +84,7 @@ def _n_top(fraction:float, D:int)->int:
     "Size of the top-`fraction` subset of `D` features, eq. 1 (as `BaseRanker.n_features_to_select`)."
     return max(1, min(D, int(np.floor(fraction * D + 1e-9))))
 
-# %% ../nbs/31_evaluation.ipynb #b714e612
+# %% ../nbs/31_evaluation.ipynb #708a98c9
 def _unpack(dataset)->tuple:
     "`(X, Y, name, ds_or_None)` from a `MultiLabelDataset` or an `(X, Y)` pair."
     if hasattr(dataset, "X") and hasattr(dataset, "Y"):
@@ -94,7 +103,7 @@ def _rows(ds, X, Y, idx):
     else: sub = dataclasses.replace(ds, X=ds.X[idx], Y=ds.Y[idx]) if dataclasses.is_dataclass(ds) else None
     return sub, X[idx], Y[idx]
 
-# %% ../nbs/31_evaluation.ipynb #5f395cb6
+# %% ../nbs/31_evaluation.ipynb #22f79d27
 def _fit_ranker(ranker, ds, X, Y, train):
     "A clone of `ranker` fitted on the training rows only."
     from relieffml.base import BaseRanker
@@ -104,7 +113,7 @@ def _fit_ranker(ranker, ds, X, Y, train):
     else: r.fit(Xtr, Ytr)
     return r
 
-# %% ../nbs/31_evaluation.ipynb #708a98c9
+# %% ../nbs/31_evaluation.ipynb #9c2260d4
 def _run_fold(fold, train, test, ranker, learner, ds, X, Y, fractions, mode, metrics)->tuple:
     "Rows `(fraction, metric, value)` of one fold, and the fold's ranking (or None)."
     if ranker is None:
@@ -123,7 +132,7 @@ def _run_fold(fold, train, test, ranker, learner, ds, X, Y, fractions, mode, met
         rows += [(p, m, v) for m, v in res.items()]
     return fold, rows, ranking
 
-# %% ../nbs/31_evaluation.ipynb #22f79d27
+# %% ../nbs/31_evaluation.ipynb #20b29977
 def _check_evaluate_args(learner, folds, Y, subset_fractions, mode, metrics, random_state)->tuple:
     "Validated `(fold list, fractions, metrics)`."
     if mode not in ("subset", "weights"): raise ValueError(f"mode must be 'subset' or 'weights', got {mode!r}")
@@ -138,7 +147,7 @@ def _check_evaluate_args(learner, folds, Y, subset_fractions, mode, metrics, ran
     else: folds = [(np.asarray(tr, np.int64), np.asarray(te, np.int64)) for tr, te in folds]
     return folds, fr, metrics
 
-# %% ../nbs/31_evaluation.ipynb #9c2260d4
+# %% ../nbs/31_evaluation.ipynb #4b8f358b
 def evaluate(ranker,                      # scikit-learn style ranker (`fit(X, Y)`, `ranking_`, `weights_`), or None
              learner,                     # multi-label classifier: `fit`, `predict`, optionally `predict_proba`
              dataset,                     # a `MultiLabelDataset` or an `(X, Y)` pair
@@ -166,7 +175,7 @@ def evaluate(ranker,                      # scikit-learn style ranker (`fit(X, Y
                       columns=["dataset", "fold", "method", "fraction", "metric", "value"])
     return (df, [rk for _, _, rk in out if rk is not None]) if return_rankings else df
 
-# %% ../nbs/31_evaluation.ipynb #a1f117c2
+# %% ../nbs/31_evaluation.ipynb #2e4b8a8d
 def _ffa_steps(steps, D:int)->np.ndarray:
     "Subset sizes for an FFA curve: all of 1..D, `steps` sizes spread evenly, or the given sizes."
     if steps is None: return np.arange(1, D + 1)
@@ -178,7 +187,7 @@ def _ffa_steps(steps, D:int)->np.ndarray:
         raise ValueError(f"steps must be None, an int, or sizes in [1, {D}], got {steps!r}")
     return s
 
-# %% ../nbs/31_evaluation.ipynb #2e4b8a8d
+# %% ../nbs/31_evaluation.ipynb #84d6a12a
 def _check_split(X_train, Y_train, X_test, Y_test)->tuple:
     Xtr, Xte = _dense(X_train).astype(np.float64), _dense(X_test).astype(np.float64)
     Ytr, Yte = _as_binary(Y_train, "Y_train").astype(np.uint8), _as_binary(Y_test, "Y_test").astype(np.uint8)
@@ -193,7 +202,7 @@ def _check_ranking_vector(ranking, D:int)->np.ndarray:
         raise ValueError(f"ranking must be distinct feature indices in [0, {D}), best first")
     return r.astype(np.int64)
 
-# %% ../nbs/31_evaluation.ipynb #c9ee1695
+# %% ../nbs/31_evaluation.ipynb #a6672c39
 def ffa_curve(ranking, learner, X_train, Y_train, X_test, Y_test, metric:str="pooled_auprc", steps=None)->pd.DataFrame:
     "Forward feature addition (Slavkov et al. 2013, Algorithm 2): `metric` of `learner` on the top-k features; columns n_features, value."
     Xtr, Ytr, Xte, Yte = _check_split(X_train, Y_train, X_test, Y_test)
@@ -203,7 +212,7 @@ def ffa_curve(ranking, learner, X_train, Y_train, X_test, Y_test, metric:str="po
     vals = [_score_learner(clone(learner), Xtr[:, r[:k]], Ytr, Xte[:, r[:k]], Yte, (metric,))[metric] for k in sizes]
     return pd.DataFrame({"n_features": sizes, "value": vals})
 
-# %% ../nbs/31_evaluation.ipynb #84d6a12a
+# %% ../nbs/31_evaluation.ipynb #1a1ba58c
 def random_ffa_baseline(learner, X_train, Y_train, X_test, Y_test, metric:str="pooled_auprc", steps=None,
                         n_random:int=50, random_state:int=0)->pd.DataFrame:
     "Expected FFA curve of a random ranking, eq. 2: mean (and std) over `n_random` random permutations."
@@ -214,7 +223,7 @@ def random_ffa_baseline(learner, X_train, Y_train, X_test, Y_test, metric:str="p
     vals = np.stack([c["value"].to_numpy() for c in curves])
     return pd.DataFrame({"n_features": curves[0]["n_features"], "value": vals.mean(0), "std": vals.std(0)})
 
-# %% ../nbs/31_evaluation.ipynb #476a1901
+# %% ../nbs/31_evaluation.ipynb #d609c12e
 def kuncheva_index(subsets, n_features:int)->float:
     "Kuncheva's stability index, eq. 3, averaged over all pairs of the equal-size `subsets` of `n_features` features."
     n = _check_int(n_features, "n_features", 1)
@@ -228,7 +237,7 @@ def kuncheva_index(subsets, n_features:int)->float:
     ki = [(np.intersect1d(a, b).size * n - k * k) / (k * (n - k)) for i, a in enumerate(S) for b in S[i + 1:]]
     return float(np.mean(ki))
 
-# %% ../nbs/31_evaluation.ipynb #c2e4ee1d
+# %% ../nbs/31_evaluation.ipynb #9c8e555c
 def ranking_stability(rankings, n_features:int, fractions=FRACTIONS)->pd.DataFrame:
     "Kuncheva index of the top-p subsets of several rankings (e.g. per fold); columns fraction, n_features, kuncheva."
     R = [np.asarray(r) for r in rankings]
@@ -238,7 +247,7 @@ def ranking_stability(rankings, n_features:int, fractions=FRACTIONS)->pd.DataFra
         if k < n_features: rows.append((float(p), k, kuncheva_index([r[:k] for r in R], n_features)))
     return pd.DataFrame(rows, columns=["fraction", "n_features", "kuncheva"])
 
-# %% ../nbs/31_evaluation.ipynb #5230701a
+# %% ../nbs/31_evaluation.ipynb #e3da80f4
 def wilcoxon_test(a, b, alternative:str="two-sided", zero_method:str="wilcox")->pd.DataFrame:
     "Wilcoxon signed-rank test of paired results `a` and `b` (scipy); a one-row DataFrame."
     a, b = np.asarray(a, np.float64).ravel(), np.asarray(b, np.float64).ravel()
@@ -248,7 +257,7 @@ def wilcoxon_test(a, b, alternative:str="two-sided", zero_method:str="wilcox")->
     return pd.DataFrame([dict(n=a.size, mean_a=a.mean(), mean_b=b.mean(), median_difference=float(np.median(a - b)),
                               statistic=float(res.statistic), pvalue=float(res.pvalue))])
 
-# %% ../nbs/31_evaluation.ipynb #e3da80f4
+# %% ../nbs/31_evaluation.ipynb #84921582
 def _as_table(table)->pd.DataFrame:
     t = table if isinstance(table, pd.DataFrame) else pd.DataFrame(np.asarray(table, np.float64))
     if t.ndim != 2 or t.shape[0] < 2 or t.shape[1] < 2: raise ValueError(f"table must have >= 2 rows (data sets) and >= 2 columns (methods), got {t.shape}")
@@ -261,7 +270,7 @@ def average_ranks(table, greater_is_better:bool=True)->pd.Series:
     ranks = stats.rankdata(-t.to_numpy() if greater_is_better else t.to_numpy(), axis=1)
     return pd.Series(ranks.mean(0), index=t.columns, name="average_rank")
 
-# %% ../nbs/31_evaluation.ipynb #8dfa0b92
+# %% ../nbs/31_evaluation.ipynb #085a6fe2
 def friedman_test(table, greater_is_better:bool=True)->pd.DataFrame:
     "Friedman test (scipy) on a data sets × methods table; one row per method: method, average_rank, statistic, pvalue, n_datasets."
     t = _as_table(table)
@@ -271,7 +280,7 @@ def friedman_test(table, greater_is_better:bool=True)->pd.DataFrame:
     return pd.DataFrame(dict(method=r.index, average_rank=r.to_numpy(), statistic=float(res.statistic),
                              pvalue=float(res.pvalue), n_datasets=t.shape[0])).sort_values("average_rank", ignore_index=True)
 
-# %% ../nbs/31_evaluation.ipynb #f340669a
+# %% ../nbs/31_evaluation.ipynb #c51b0877
 def nemenyi_cd(n_methods:int, n_datasets:int, alpha:float=0.05)->float:
     "Critical difference of the Nemenyi test, eq. 5 (Demšar 2006): q_alpha * sqrt(k(k+1)/(6N))."
     k, N = _check_int(n_methods, "n_methods", 2), _check_int(n_datasets, "n_datasets", 1)
@@ -279,7 +288,7 @@ def nemenyi_cd(n_methods:int, n_datasets:int, alpha:float=0.05)->float:
     q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
     return float(q * np.sqrt(k * (k + 1) / (6 * N)))
 
-# %% ../nbs/31_evaluation.ipynb #1d946a7b
+# %% ../nbs/31_evaluation.ipynb #d1a2b1c5
 def general_b(Y)->np.ndarray:
     "Label order of General_B (Spolaôr et al. 2015, §2.3.1): by frequency, ties by co-occurrence with better-ranked labels."
     Y = _as_binary(Y, "Y").astype(np.int64)
@@ -291,7 +300,7 @@ def general_b(Y)->np.ndarray:
         order.append(best); left.remove(best)
     return np.asarray(order, np.int64)
 
-# %% ../nbs/31_evaluation.ipynb #caf2551d
+# %% ../nbs/31_evaluation.ipynb #9e0351f3
 class GeneralB(MultiOutputMixin, BaseEstimator):
     "General_B baseline (Spolaôr et al. 2015, §2.3.1; Metz et al. 2012): always predicts the σ top-ranked labels."
     def fit(self, X, Y):
@@ -305,7 +314,7 @@ class GeneralB(MultiOutputMixin, BaseEstimator):
     def predict(self, X): return np.tile(self.prediction_, (len(X), 1))
     def predict_proba(self, X): return np.tile(self.label_frequencies_, (len(X), 1))
 
-# %% ../nbs/31_evaluation.ipynb #e896362d
+# %% ../nbs/31_evaluation.ipynb #b9ddb4c6
 def _axes(ax, figsize=(4.5, 3)):
     import matplotlib.pyplot as plt
     return ax if ax is not None else plt.subplots(figsize=figsize)[1]
@@ -324,7 +333,7 @@ def plot_metric_vs_size(df:pd.DataFrame, metric:str, dataset:str=None, ax=None):
     ax.legend(fontsize="small")
     return ax
 
-# %% ../nbs/31_evaluation.ipynb #9ca526df
+# %% ../nbs/31_evaluation.ipynb #122caa27
 def plot_ffa(curve:pd.DataFrame, baseline:pd.DataFrame=None, label:str="ranking", ax=None):
     "An FFA curve and, optionally, the random-ranking baseline with a ±1 std band."
     ax = _axes(ax)
@@ -338,7 +347,7 @@ def plot_ffa(curve:pd.DataFrame, baseline:pd.DataFrame=None, label:str="ranking"
     ax.legend(fontsize="small")
     return ax
 
-# %% ../nbs/31_evaluation.ipynb #122caa27
+# %% ../nbs/31_evaluation.ipynb #c4bd9946
 def _cd_groups(ranks:np.ndarray, cd:float)->list:
     "Maximal runs `(i, j)` of sorted `ranks` with `ranks[j] - ranks[i] < cd` and j > i."
     groups, last = [], -1
@@ -348,7 +357,7 @@ def _cd_groups(ranks:np.ndarray, cd:float)->list:
         if j > i and j > last: groups.append((i, j)); last = j
     return groups
 
-# %% ../nbs/31_evaluation.ipynb #c4bd9946
+# %% ../nbs/31_evaluation.ipynb #3ff0e1fe
 def plot_critical_difference(avg_ranks, cd:float, ax=None):
     "Critical-difference diagram (Demšar 2006) of average ranks (Series, dict or `friedman_test` output)."
     if isinstance(avg_ranks, pd.DataFrame): avg_ranks = avg_ranks.set_index("method")["average_rank"]
