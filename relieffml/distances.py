@@ -31,12 +31,15 @@ class Prepared:
 
 # %% ../nbs/01_distances.ipynb #8a2e9da4
 def _scale(X, lo, rng, is_nominal):
-    "Apply eq. (1)'s ν column-wise; constant features become 0, nominal codes pass through."
-    num = (rng > 0) & (is_nominal == 0)
+    "Apply eq. (1)'s ν column-wise on one copy of X; constant features become 0, nominal codes pass through."
+    num = (is_nominal == 0)
     out = np.array(X, dtype=np.float64, order='C', copy=True)
-    out[:, num] = (X[:, num] - lo[num]) / rng[num]
-    const = (rng == 0) & (is_nominal == 0)
-    out[:, const] = np.where(np.isnan(X[:, const]), np.nan, 0.0)
+    shift = np.where(num, lo, 0.0)
+    div = np.where(num & (rng > 0), rng, 1.0)
+    out -= shift                                   # in place: no N×D temporaries
+    out /= div
+    const = np.flatnonzero(num & (rng == 0))
+    if const.size: out[:, const] = np.where(np.isnan(out[:, const]), np.nan, 0.0)
     return out
 
 # %% ../nbs/01_distances.ipynb #28ef631c
