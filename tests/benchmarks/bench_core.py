@@ -52,14 +52,33 @@ def _status(key):
     return 0
 
 
-def peak_extra_bytes(fn):
-    "Peak resident memory above the level before `fn` (Linux: VmHWM after resetting it)."
-    try:
-        with open('/proc/self/clear_refs', 'w') as fh: fh.write('5')
-    except OSError: return float('nan')
-    base = _status('VmRSS:')
-    fn()
-    return _status('VmHWM:') - base
+_CHILD = """
+import sys, numpy as np
+sys.path.insert(0, {here!r})
+from bench_core import _status, _make
+from relieffml.data import load_dataset
+ds = load_dataset({name!r}); X, Y = np.ascontiguousarray(ds.X), ds.Y
+_make({meth!r}).fit(X[:60], Y[:60])                     # compiled code loads from the numba cache
+base = _status('VmHWM:')
+_make({meth!r}).fit(X, Y)
+print(_status('VmHWM:') - base, X.nbytes)
+"""
+
+
+def _make(meth):
+    from relieffml.reliefml import ReliefFML
+    from relieffml.rfml import RFML
+    from relieffml.relieff import ReliefF
+    return {'ReliefF-ML': lambda: ReliefFML(n_samples=None, n_jobs=THREADS), 'RF-ML': lambda: RFML(n_jobs=THREADS),
+            'RF-BR': lambda: ReliefF(n_jobs=THREADS)}[meth]()
+
+
+def peak_extra_ratio(name, meth):
+    "Peak resident memory a fit adds, over the size of X, measured in a fresh process (numba cache warm)."
+    import subprocess, os
+    code = _CHILD.format(here=os.path.dirname(os.path.abspath(__file__)), name=name, meth=meth)
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout.split()
+    return int(out[-2]) / int(out[-1])
 
 
 def main():
@@ -84,7 +103,7 @@ def main():
         for meth, make in rankers.items():
             make().fit(X[:60], Y[:60])                                         # compile
             times[meth] = best_time(lambda: make().fit(X, Y), repeat=2)
-            mems[meth] = peak_extra_bytes(lambda: make().fit(X, Y)) / X.nbytes
+            mems[meth] = peak_extra_ratio(name, meth)
         row = dict(data=name, N=X.shape[0], D=X.shape[1], Q=Q, floor_s=t_floor)
         for meth in rankers:
             row[f'{meth}_s'] = times[meth]; row[f'{meth}/floor'] = times[meth] / t_floor
