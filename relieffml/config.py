@@ -9,7 +9,6 @@ __all__ = ['FASTMATH', 'NJIT', 'NJIT_PARALLEL', 'NJIT_STRICT', 'CHUNK', 'n_block
 
 # %% ../nbs/00a_config.ipynb #bfc78d41
 from contextlib import contextmanager
-import os
 import numba
 
 # %% ../nbs/00a_config.ipynb #60c6c222
