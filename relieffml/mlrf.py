@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import Interval, StrOptions
 from .config import NJIT, NJIT_PARALLEL, CHUNK, n_blocks, numba_threads
 from .distances import prepare, naive_diff, metric_power, distance_mode, METRICS
-from .neighbors import pools_to_csr, _knn_one, naive_knn_pools
+from .neighbors import pool_members, _knn_tile, knn_workspace, load_tile, TILE, naive_knn_pools
 from .relieff import _add_pool
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
 
@@ -130,18 +130,20 @@ def _mlrf_sample(acc, s, Xn, idx, cnt, Y, counts, om, ones_k, is_nominal, nomf, 
 
 # %% ../nbs/14_mlrf.ipynb #86aa22dc
 @numba.njit(**NJIT_PARALLEL)
-def _mlrf_driver(samples, Xn, is_nominal, nomf, missnom, w, pw, mode, dmode, ptr, ids, k, Y, counts, omega, acc):
-    "Parallel over blocks of samples: label-pool neighbours, then eq. (3) into acc[block]."
+def _mlrf_driver(samples, Xn, is_nominal, nomf, missnom, w, pw, mode, dmode, pptr, pids, memb, k, Y, counts, omega, acc):
+    "Parallel over blocks of samples (all with ω > 0): label-pool neighbours a tile at a time, then eq. (3) into acc[block]."
     m, Q = samples.shape[0], Y.shape[1]
+    N, D = Xn.shape
     ones_k = np.ones(k)
     for b in numba.prange(acc.shape[0]):
-        idx = np.empty((Q, k), np.int64); dist = np.empty((Q, k)); cnt = np.zeros(Q, np.int64)
-        for i in range(b * CHUNK, min(m, (b + 1) * CHUNK)):
-            s = samples[i]
-            if omega[s] == 0.0: continue         # no labels: ω = 0
-            cnt[:] = 0
-            _knn_one(s, Xn, Xn[s], is_nominal, nomf, missnom, w, pw, mode, ptr, ids, k, idx, dist, cnt)
-            _mlrf_sample(acc[b], s, Xn, idx, cnt, Y, counts, omega[s], ones_k, is_nominal, nomf, missnom, dmode)
+        S, Xs, idx, dist, cnt, drow, exact, G = knn_workspace(N, D, Q, k)
+        hi = min(m, (b + 1) * CHUNK)
+        for i0 in range(b * CHUNK, hi, TILE):
+            nt = load_tile(samples, i0, hi, Xn, S, Xs)
+            _knn_tile(S, Xs, Xn, is_nominal, nomf, missnom, w, pw, mode, pptr, pids, memb, k, idx, dist, cnt, drow, exact, G)
+            for u in range(nt):
+                s = S[u]
+                _mlrf_sample(acc[b], s, Xn, idx[u], cnt[u], Y, counts, omega[s], ones_k, is_nominal, nomf, missnom, dmode)
 
 # %% ../nbs/14_mlrf.ipynb #67bd1b65
 def _check_has_labels(Y):
@@ -157,12 +159,13 @@ def mlrf_weights(X, Y, nominal, n_values=None, k=10, samples=None, metric='manha
     samples = np.arange(N, dtype=np.int64) if samples is None else np.ascontiguousarray(samples, np.int64)
     counts = Y.sum(0).astype(np.float64)
     omega = Y.sum(1) / (counts.sum() / N)
-    ptr, ids = pools_to_csr(Y)
+    pptr, pids = pool_members(Y)
+    active = samples[omega[samples] != 0]         # ω = 0: no contribution, no search
     pw = metric_power(metric)
-    acc = np.zeros((n_blocks(len(samples)), D))
+    acc = np.zeros((n_blocks(len(active)), D))
     with numba_threads(n_jobs):
-        _mlrf_driver(samples, pr.Xn, pr.is_nominal, pr.is_nominal.astype(np.float64), pr.missing_nominal, np.ones(D), pw,
-                     distance_mode(pr, pw, False), distance_mode(pr, 1, False), ptr, ids, int(k), Y, counts, omega, acc)
+        _mlrf_driver(active, pr.Xn, pr.is_nominal, pr.is_nominal.astype(np.float64), pr.missing_nominal, np.ones(D), pw,
+                     distance_mode(pr, pw, False), distance_mode(pr, 1, False), pptr, pids, Y, int(k), Y, counts, omega, acc)
     return acc.sum(0) / len(samples)
 
 # %% ../nbs/14_mlrf.ipynb #40c660d2

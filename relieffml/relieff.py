@@ -14,7 +14,7 @@ import numba
 from sklearn.utils._param_validation import Interval, StrOptions
 from .config import NJIT, NJIT_PARALLEL, CHUNK, n_blocks, numba_threads
 from .distances import prepare, diff, naive_diff, metric_power, distance_mode, METRICS
-from .neighbors import pools_to_csr, _knn_one, naive_knn_pools
+from .neighbors import pool_members, _knn_tile, knn_workspace, load_tile, TILE, naive_knn_pools
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_label_matrix, as_class_vector
 
 # %% ../nbs/03_relieff.ipynb #e26e908e
@@ -87,23 +87,26 @@ def _add_pool(acc, Xn, xs, idx, c, sign, rank_w, weighted, is_nominal, nomf, mis
 
 # %% ../nbs/03_relieff.ipynb #a0bdf04f
 @numba.njit(**NJIT_PARALLEL)
-def _relieff_driver(samples, Xn, is_nominal, nomf, missnom, w, pw, mode, dmode, ptr, ids, k,
+def _relieff_driver(samples, Xn, is_nominal, nomf, missnom, w, pw, mode, dmode, pptr, pids, memb, k,
                     cls, base, ncls, prior, rank_w, weighted, acc):
-    "Parallel over blocks of samples: neighbours per pool, then eqs. (1)–(3) into acc[block, problem]."
+    "Parallel over blocks of samples: neighbours per pool, a tile of samples at a time, then eqs. (1)–(3) into acc[block, problem]."
     m, P, T = samples.shape[0], prior.shape[0], cls.shape[1]
+    N, D = Xn.shape
     for b in numba.prange(acc.shape[0]):
-        idx = np.empty((P, k), np.int64); dist = np.empty((P, k)); cnt = np.zeros(P, np.int64)
-        for i in range(b * CHUNK, min(m, (b + 1) * CHUNK)):
-            s = samples[i]; xs = Xn[s]
-            cnt[:] = 0
-            _knn_one(s, Xn, xs, is_nominal, nomf, missnom, w, pw, mode, ptr, ids, k, idx, dist, cnt)
-            for t in range(T):
-                hp = base[t] + cls[s, t]
-                _add_pool(acc[b, t], Xn, xs, idx[hp], cnt[hp], -1.0, rank_w, weighted, is_nominal, nomf, missnom, dmode)
-                for p in range(base[t], base[t] + ncls[t]):
-                    if p == hp: continue
-                    coef = prior[p] / (1.0 - prior[hp]) if ncls[t] > 2 else 1.0
-                    _add_pool(acc[b, t], Xn, xs, idx[p], cnt[p], coef, rank_w, weighted, is_nominal, nomf, missnom, dmode)
+        S, Xs, idx, dist, cnt, drow, exact, G = knn_workspace(N, D, P, k)
+        hi = min(m, (b + 1) * CHUNK)
+        for i0 in range(b * CHUNK, hi, TILE):
+            nt = load_tile(samples, i0, hi, Xn, S, Xs)
+            _knn_tile(S, Xs, Xn, is_nominal, nomf, missnom, w, pw, mode, pptr, pids, memb, k, idx, dist, cnt, drow, exact, G)
+            for u in range(nt):
+                s = S[u]; xs = Xn[s]
+                for t in range(T):
+                    hp = base[t] + cls[s, t]
+                    _add_pool(acc[b, t], Xn, xs, idx[u, hp], cnt[u, hp], -1.0, rank_w, weighted, is_nominal, nomf, missnom, dmode)
+                    for p in range(base[t], base[t] + ncls[t]):
+                        if p == hp: continue
+                        coef = prior[p] / (1.0 - prior[hp]) if ncls[t] > 2 else 1.0
+                        _add_pool(acc[b, t], Xn, xs, idx[u, p], cnt[u, p], coef, rank_w, weighted, is_nominal, nomf, missnom, dmode)
 
 # %% ../nbs/03_relieff.ipynb #fc506b98
 def rank_weights(k:int, sigma:float)->np.ndarray:
@@ -128,13 +131,13 @@ def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_
     N, D = pr.Xn.shape
     samples = np.arange(N, dtype=np.int64) if samples is None else np.ascontiguousarray(samples, np.int64)
     pools, cls, base, ncls, prior = _layout(y)
-    ptr, ids = pools_to_csr(pools)
+    pptr, pids = pool_members(pools)
     pw = metric_power(metric)
     nomf = pr.is_nominal.astype(np.float64)
     acc = np.zeros((n_blocks(len(samples)), cls.shape[1], D))
     with numba_threads(n_jobs):
         _relieff_driver(samples, pr.Xn, pr.is_nominal, nomf, pr.missing_nominal, np.ones(D), pw,
-                        distance_mode(pr, pw, False), distance_mode(pr, 1, False), ptr, ids, int(k),
+                        distance_mode(pr, pw, False), distance_mode(pr, 1, False), pptr, pids, pools, int(k),
                         np.ascontiguousarray(cls), base, ncls, prior, rank_weights(k, sigma), weight_by_distance, acc)
     W = acc.sum(0) / len(samples)
     return W[0] if y.ndim == 1 else W

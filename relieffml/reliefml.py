@@ -14,7 +14,7 @@ import numba
 from sklearn.utils._param_validation import Interval, StrOptions
 from .config import NJIT, NJIT_PARALLEL, CHUNK, n_blocks, numba_threads
 from .distances import prepare, naive_diff, metric_power, distance_mode, hamming_labels, METRICS
-from .neighbors import pools_to_csr, _knn_one, naive_knn_pools
+from .neighbors import pool_members, _knn_tile, knn_workspace, load_tile, TILE, naive_knn_pools
 from .relieff import _add_pool
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
 
@@ -67,21 +67,24 @@ def _label_coefs(r, Y, idx, cnt, prior, coefs):
 
 # %% ../nbs/10_reliefml.ipynb #ab35d602
 @numba.njit(**NJIT_PARALLEL)
-def _reliefml_driver(samples, Xn, Y, is_nominal, nomf, missnom, w, pw, mode, dmode, ptr, ids, k, prior, acc):
-    "Parallel over blocks of samples: label pools, then eq. (6) into acc[block]."
+def _reliefml_driver(samples, Xn, Y, is_nominal, nomf, missnom, w, pw, mode, dmode, pptr, pids, memb, k, prior, acc):
+    "Parallel over blocks of samples: label pools, a tile of samples at a time, then eq. (6) into acc[block]."
     m, Q = samples.shape[0], Y.shape[1]
+    N, D = Xn.shape
     ones = np.ones(k)
     for b in numba.prange(acc.shape[0]):
-        idx = np.empty((Q, k), np.int64); dist = np.empty((Q, k)); cnt = np.zeros(Q, np.int64)
+        S, Xs, idx, dist, cnt, drow, exact, G = knn_workspace(N, D, Q, k)
         coefs = np.zeros(Q)
-        for i in range(b * CHUNK, min(m, (b + 1) * CHUNK)):
-            r = samples[i]; xs = Xn[r]
-            cnt[:] = 0
-            _knn_one(r, Xn, xs, is_nominal, nomf, missnom, w, pw, mode, ptr, ids, k, idx, dist, cnt)
-            _label_coefs(r, Y, idx, cnt, prior, coefs)
-            for l in range(Q):
-                if coefs[l] != 0.0:
-                    _add_pool(acc[b], Xn, xs, idx[l], cnt[l], coefs[l], ones, False, is_nominal, nomf, missnom, dmode)
+        hi = min(m, (b + 1) * CHUNK)
+        for i0 in range(b * CHUNK, hi, TILE):
+            nt = load_tile(samples, i0, hi, Xn, S, Xs)
+            _knn_tile(S, Xs, Xn, is_nominal, nomf, missnom, w, pw, mode, pptr, pids, memb, k, idx, dist, cnt, drow, exact, G)
+            for u in range(nt):
+                r = S[u]
+                _label_coefs(r, Y, idx[u], cnt[u], prior, coefs)
+                for l in range(Q):
+                    if coefs[l] != 0.0:
+                        _add_pool(acc[b], Xn, Xn[r], idx[u, l], cnt[u, l], coefs[l], ones, False, is_nominal, nomf, missnom, dmode)
 
 # %% ../nbs/10_reliefml.ipynb #739c0855
 def reliefml_weights(X, Y, nominal, n_values=None, k=10, samples=None, s=1.0, metric='heom', n_jobs=None):
@@ -90,12 +93,12 @@ def reliefml_weights(X, Y, nominal, n_values=None, k=10, samples=None, s=1.0, me
     N, D = pr.Xn.shape
     samples = np.arange(N, dtype=np.int64) if samples is None else np.ascontiguousarray(samples, np.int64)
     Y = np.ascontiguousarray(Y, np.uint8)
-    ptr, ids = pools_to_csr(Y)
+    pptr, pids = pool_members(Y)
     pw = metric_power(metric)
     acc = np.zeros((n_blocks(len(samples)), D))
     with numba_threads(n_jobs):
         _reliefml_driver(samples, pr.Xn, Y, pr.is_nominal, pr.is_nominal.astype(np.float64), pr.missing_nominal,
-                         np.ones(D), pw, distance_mode(pr, pw, False), distance_mode(pr, 1, False), ptr, ids, int(k),
+                         np.ones(D), pw, distance_mode(pr, pw, False), distance_mode(pr, 1, False), pptr, pids, Y, int(k),
                          label_priors(Y, s), acc)
     return acc.sum(0) / len(samples)
 
