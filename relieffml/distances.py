@@ -22,7 +22,7 @@ class Prepared:
     Xn: np.ndarray              # N×D float64, numeric features scaled to [0, 1], NaN = missing
     is_nominal: np.ndarray      # D uint8
     missing_nominal: np.ndarray # D float64: 1 − 1/n_values for nominal features, 0 otherwise
-    lo: np.ndarray              # D float64: min of numeric features (0 for nominal / constant)
+    lo: np.ndarray              # D float64: min of numeric features (0 for nominal, unseen)
     rng: np.ndarray             # D float64: max − min (0 marks constant and nominal features)
     has_missing: bool
 
@@ -50,22 +50,22 @@ def prepare(X, nominal, n_values=None)->Prepared:
     nominal = np.asarray(nominal, dtype=bool)
     D = X.shape[1]
     nv = np.zeros(D, dtype=np.int64) if n_values is None else np.asarray(n_values, dtype=np.int64)
-    lo, rng, miss = np.zeros(D), np.zeros(D), np.zeros(D)
-    known = ~np.isnan(X)
-    for f in range(D):
-        col = X[known[:, f], f]
-        if nominal[f]:
-            n = nv[f] if nv[f] > 0 else max(len(np.unique(col)), 1)
-            miss[f] = 1.0 - 1.0 / n
-        elif col.size:
-            mn, mx = col.min(), col.max()
-            if not abs(mx - mn) < 1e-6: lo[f], rng[f] = mn, mx - mn
-            else: lo[f] = mn
+    miss = np.zeros(D)
+    with np.errstate(invalid='ignore'):                   # column-wise, NaN (missing) ignored
+        mn, mx = np.fmin.reduce(X, axis=0, initial=np.nan), np.fmax.reduce(X, axis=0, initial=np.nan)
+    seen = ~np.isnan(mn)                                   # the feature has a known value
+    wide = seen & ~nominal & ~(np.abs(mx - mn) < 1e-6)     # Weka treats a range under 1e-6 as constant
+    lo = np.where(seen & ~nominal, mn, 0.0)
+    rng = np.where(wide, mx - mn, 0.0)
+    for f in np.flatnonzero(nominal):
+        col = X[:, f]
+        n = nv[f] if nv[f] > 0 else max(len(np.unique(col[~np.isnan(col)])), 1)
+        miss[f] = 1.0 - 1.0 / n
     isn = nominal.astype(np.uint8)
     Xn = _scale(X, lo, rng, isn)
-    return Prepared(Xn, isn, miss, lo, rng, bool((~known).any()))
+    return Prepared(Xn, isn, miss, lo, rng, bool(np.isnan(X).any()))
 
-# %% ../nbs/01_distances.ipynb #5e1f3021
+# %% ../nbs/01_distances.ipynb #8de829f1
 def naive_diff(f, a, b, is_nominal, missing_nominal):
     "Eqs. (1)–(3) on scaled values `a`, `b` of feature `f` (plain Python)."
     if is_nominal[f]:
@@ -85,7 +85,7 @@ def naive_distance(xa, xb, is_nominal, missing_nominal, metric='manhattan', w=No
         s += d if metric == 'manhattan' else w[f] * d * d
     return float(s) if metric == 'manhattan' else float(np.sqrt(s))
 
-# %% ../nbs/01_distances.ipynb #8de829f1
+# %% ../nbs/01_distances.ipynb #4f6919c7
 @numba.njit(**NJIT)
 def diff(f, a, b, is_nominal, missing_nominal):
     "Weka's ReliefF difference of scaled values `a`, `b` of feature `f`, eqs. (1)–(3)."
@@ -98,7 +98,7 @@ def diff(f, a, b, is_nominal, missing_nominal):
     if b != b: return max(a, 1.0 - a)
     return abs(a - b)
 
-# %% ../nbs/01_distances.ipynb #ffcb87e4
+# %% ../nbs/01_distances.ipynb #3995cd2d
 @numba.njit(inline='always', **NJIT)
 def _sum_fast(xa, xb, nomf, w, p):
     "Σ_f w_f diff_f^p for rows without missing values (`nomf`: 1.0 for nominal features)."
@@ -129,7 +129,7 @@ def _sum_missing(xa, xb, is_nominal, missing_nominal, w, p):
         else: s = s + w[f] * (d * d)
     return s
 
-# %% ../nbs/01_distances.ipynb #7a894f9b
+# %% ../nbs/01_distances.ipynb #b6268fc4
 METRICS = ('manhattan', 'heom')
 
 def metric_power(metric:str)->int:
@@ -167,7 +167,7 @@ def pair_sum(xa, xb, is_nominal, nomf, missing_nominal, w, p, mode):
     if mode == 2: return _sum_missing(xa, xb, is_nominal, missing_nominal, w, p)
     return _sum_fast(xa, xb, nomf, w, p)
 
-# %% ../nbs/01_distances.ipynb #17d4d91b
+# %% ../nbs/01_distances.ipynb #99e20cf5
 def feature_weights_or_ones(w, D:int)->np.ndarray:
     "Validated float64 weight vector of length `D` (ones when `w` is None)."
     if w is None: return np.ones(D)
@@ -190,7 +190,7 @@ def heom(prep:Prepared, a:int, b:int, w=None)->float:
                  prep.missing_nominal, feature_weights_or_ones(w, D), 2, distance_mode(prep, 2, w is not None))
     return float(np.sqrt(s))
 
-# %% ../nbs/01_distances.ipynb #0c2f4b9d
+# %% ../nbs/01_distances.ipynb #ea7e4181
 TILE = 4  # sampled rows per distance tile
 
 @numba.njit(inline='always', **NJIT)
@@ -235,7 +235,7 @@ def distance_tile(Xs, Xn, is_nominal, nomf, missing_nominal, w, p, mode, out):
         else: s0, s1, s2, s3 = _tile_fast(Xs, Xn[j], nomf, w, p)
         out[0, j] = s0; out[1, j] = s1; out[2, j] = s2; out[3, j] = s3
 
-# %% ../nbs/01_distances.ipynb #8fb6f50a
+# %% ../nbs/01_distances.ipynb #26e5dde5
 @numba.njit(**NJIT)
 def hamming_labels(a, b):
     "Hamming label distance |a Δ b| / Q of two 0/1 rows, eq. (5)."
