@@ -3,14 +3,18 @@
     RELIEFFML_DATA=../shared/datasets python tests/benchmarks/bench_core.py [--no-skrebate]
 
 On yeast and scene, every instance sampled, k = 10, 2 threads, compile time excluded (each kernel is
-warmed up on a slice first; times are the best of a few runs), it prints:
+warmed up on a slice first), it prints:
 
 * the floor: a bare numba pass that, for every instance, computes its L1 distance to all others and keeps
-  the 10 nearest (fastmath with reassociation, no N×N matrix) — no ranker can be faster than this;
+  the 10 nearest (fastmath with reassociation, no N×N matrix) — the brute-force search every ranker
+  must do (ours computes four distance rows per pass over X, so it can come in under the floor);
 * ReliefF-ML, RF-ML and RF-BR as ratios to the floor;
 * RF-BR per label against fast-select 0.3.0 and scikit-rebate 0.8 per label (`pip install fast-select
   skrebate`; they are not dependencies of relieffml);
 * peak extra memory of each ranker during fit, as a multiple of the size of X.
+
+Every time, ours and the peers', is the best of 5 runs (scikit-rebate's, which takes seconds, of one):
+timings on this VM are bimodal, a run now and then taking 1.4× as long.
 """
 import sys, time
 import numpy as np
@@ -39,7 +43,7 @@ def floor_pass(X, k, out):
         out[i] = bi
 
 
-def best_time(fn, repeat=3):
+def best_time(fn, repeat=5):
     ts = []
     for _ in range(repeat):
         t = time.perf_counter(); fn(); ts.append(time.perf_counter() - t)
@@ -102,7 +106,7 @@ def main():
         times, mems = {}, {}
         for meth, make in rankers.items():
             make().fit(X[:60], Y[:60])                                         # compile
-            times[meth] = best_time(lambda: make().fit(X, Y), repeat=2)
+            times[meth] = best_time(lambda: make().fit(X, Y))
             mems[meth] = peak_extra_ratio(name, meth)
         row = dict(data=name, N=X.shape[0], D=X.shape[1], Q=Q, floor_s=t_floor)
         for meth in rankers:
@@ -114,8 +118,8 @@ def main():
             from fast_select.ReliefF import ReliefF as FSReliefF
             y0 = Y[:, 0].astype(int)
             FSReliefF(n_neighbors=10, backend='cpu', n_jobs=THREADS).fit(X[:60], y0[:60])
-            t_fs = np.mean([best_time(lambda l=l: FSReliefF(n_neighbors=10, backend='cpu', n_jobs=THREADS).fit(X, Y[:, l].astype(int)), 1)
-                            for l in range(min(Q, 3))])
+            t_fs = np.mean([best_time(lambda l=l: FSReliefF(n_neighbors=10, backend='cpu', n_jobs=THREADS).fit(X, Y[:, l].astype(int)))
+                            for l in range(min(Q, 3))])                # best of 5 per label, as ours
             row['fast-select_per_label_s'] = t_fs; row['speedup_vs_fast-select'] = t_fs / ours_per_label
         except ImportError: print('fast-select not installed: pip install fast-select')
         if use_skrebate:
