@@ -17,6 +17,7 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import Interval, StrOptions
+from .config import as_generator
 
 # %% ../nbs/05_base.ipynb #7b50eae2
 def _nominal_mask(nominal, D:int, auto_mask=None)->np.ndarray:
@@ -145,7 +146,7 @@ def resolve_samples(n_samples, N:int, random_state=None)->np.ndarray:
         if not 0 < n_samples <= 1: raise ValueError(f"a fractional n_samples must lie in (0, 1], got {n_samples}")
         m = max(1, int(round(n_samples * N)))
     if m == N: return np.arange(N, dtype=np.int64)
-    rng = np.random.default_rng(random_state)
+    rng = as_generator(random_state)
     return np.sort(rng.choice(N, m, replace=False)).astype(np.int64)
 
 # %% ../nbs/05_base.ipynb #0be28c60

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import arff
+from .config import as_generator
 
 # %% auto #0
 __all__ = ['MULAN_SHA256', 'DOWNLOAD_TIMEOUT', 'REDUNDANT_SD', 'MultiLabelDataset', 'load_arff', 'get_data_home', 'list_datasets',
@@ -490,7 +491,7 @@ def make_multilabel_relevance(n_samples=300, n_features=20, n_labels=4, n_releva
     n, d, q, r, m = _check_relevance_args(n_samples, n_features, n_labels, n_relevant, n_redundant)
     noise = _check_fraction(noise, 'noise', 0.5)
     nominal_fraction, missing_fraction = _check_fraction(nominal_fraction, 'nominal_fraction'), _check_fraction(missing_fraction, 'missing_fraction')
-    rng = np.random.default_rng(random_state)
+    rng = as_generator(random_state)
     Z, Y, groups, src = _relevance_latent(rng, n, d, q, r, m, noise)
     cand = np.r_[0:r, r + m:d]
     nom = np.zeros(d, dtype=bool)

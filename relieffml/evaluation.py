@@ -18,6 +18,7 @@ from scipy import stats
 from sklearn.base import BaseEstimator, MultiOutputMixin, clone
 from joblib import Parallel, delayed
 from .metrics import METRICS, _as_binary
+from .config import as_generator
 
 # %% ../nbs/31_evaluation.ipynb #fb61c776
 def _check_int(v, name:str, lo:int, hi:int=None)->int:
@@ -218,7 +219,7 @@ def random_ffa_baseline(learner, X_train, Y_train, X_test, Y_test, metric:str="p
     "Expected FFA curve of a random ranking, eq. 2: mean (and std) over `n_random` random permutations."
     n_random = _check_int(n_random, "n_random", 1)
     D = _dense(X_train).shape[1]
-    rng = np.random.default_rng(random_state)
+    rng = as_generator(random_state)
     curves = [ffa_curve(rng.permutation(D), learner, X_train, Y_train, X_test, Y_test, metric, steps) for _ in range(n_random)]
     vals = np.stack([c["value"].to_numpy() for c in curves])
     return pd.DataFrame({"n_features": curves[0]["n_features"], "value": vals.mean(0), "std": vals.std(0)})

@@ -15,6 +15,7 @@ from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from .base import BaseRanker, COMMON_CONSTRAINTS
+from .config import as_generator
 from .infogain import InfoGain
 from .relieff import ReliefF
 
@@ -259,7 +260,7 @@ class LCFS(BaseRanker):
         return cls(scorer, selection=selection, generation=generation, **params)
 
     def _fit(self, X, Y, info):
-        rng = np.random.default_rng(self.random_state)
+        rng = as_generator(self.random_state)
         self.pairs_, list_ops = select_pairs(Y, self.selection, self.n_new_labels, rng)
         self.operators_ = pair_operators(self.generation, len(self.pairs_), list_ops, rng)
         names = info['label_names'] or [f"y{l}" for l in range(Y.shape[1])]

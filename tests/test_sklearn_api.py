@@ -147,3 +147,18 @@ def test_documented_edge_cases():
     # X with NaN only in one column
     Xn = X.copy(); Xn[::3, 2] = np.nan
     assert np.isfinite(ReliefFML(n_samples=None).fit(Xn, Y).raw_weights_).all()
+
+
+@pytest.mark.parametrize("make", [lambda rs: ReliefFML(n_samples=50, random_state=rs), lambda rs: RFML(n_samples=50, random_state=rs),
+                                  lambda rs: ReliefF(n_samples=50, random_state=rs)])
+def test_random_state_spellings(ds, make):
+    "scikit-learn's random_state spellings: an int repeats, a RandomState moves on (reproducibly); others are refused."
+    w0, w0b = make(0).fit(ds).weights_, make(0).fit(ds).weights_
+    np.testing.assert_array_equal(w0, w0b)
+    rs = np.random.RandomState(3)
+    first, second = make(rs).fit(ds).weights_, make(rs).fit(ds).weights_
+    assert not np.array_equal(first, second)                       # the RandomState's state moved on
+    np.testing.assert_array_equal(make(np.random.RandomState(3)).fit(ds).weights_, first)
+    for bad in (-1, "seed"):
+        with pytest.raises(ValueError, match="random_state"):
+            make(bad).fit(ds)
