@@ -1,4 +1,4 @@
-"""One place for the compilation options every kernel uses, and the conventions behind `n_jobs` and `random_state`.
+"""One place for the compilation options every kernel uses, the conventions behind `n_jobs` and `random_state`, and progress reports.
 
 Docs: https://relieffml.github.io/relieffml/config.html.md"""
 
@@ -6,7 +6,7 @@ Docs: https://relieffml.github.io/relieffml/config.html.md"""
 
 # %% auto #0
 __all__ = ['FASTMATH', 'NJIT', 'NJIT_PARALLEL', 'NJIT_STRICT', 'CHUNK', 'n_blocks', 'resolve_n_jobs', 'numba_threads',
-           'as_generator']
+           'as_generator', 'progress_callback', 'driver_parts']
 
 # %% ../nbs/00a_config.ipynb #bfc78d41
 from contextlib import contextmanager
@@ -52,3 +52,24 @@ def as_generator(random_state=None, name:str='random_state')->np.random.Generato
         raise ValueError(f"{name} must be None, a non-negative int, a numpy RandomState or a numpy Generator, "
                          f"got {random_state!r}")
     return np.random.default_rng(random_state)
+
+# %% ../nbs/00a_config.ipynb #52800b94
+_LISTENERS = []
+
+@contextmanager
+def progress_callback(fn):
+    "Within the block, drivers that support it report `fn(done, total)` after each part of their work."
+    _LISTENERS.append(fn)
+    try: yield
+    finally: _LISTENERS.remove(fn)
+
+def driver_parts(n:int, unit:int=1, parts:int=50):
+    "Consecutive `(lo, hi)` ranges covering `range(n)`, cut at multiples of `unit`: one if nobody listens."
+    if not _LISTENERS or n <= 0:
+        yield 0, n
+        return
+    step = unit * -(-(-(-n // unit)) // parts)          # whole units, at most `parts` parts
+    for lo in range(0, n, step):
+        hi = min(n, lo + step)
+        yield lo, hi
+        for fn in list(_LISTENERS): fn(hi, n)

@@ -15,7 +15,7 @@ import numpy as np
 import numba
 from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import Interval, StrOptions
-from .config import NJIT, NJIT_PARALLEL, CHUNK, n_blocks, numba_threads
+from .config import NJIT, NJIT_PARALLEL, CHUNK, n_blocks, numba_threads, driver_parts
 from .distances import prepare, naive_diff, metric_power, distance_mode, METRICS
 from .neighbors import pool_members, _knn_tile, knn_workspace, load_tile, TILE, naive_knn_pools
 from .relieff import _add_pool
@@ -163,9 +163,11 @@ def mlrf_weights(X, Y, nominal, n_values=None, k=10, samples=None, metric='manha
     active = samples[omega[samples] != 0]         # ω = 0: no contribution, no search
     pw = metric_power(metric)
     acc = np.zeros((n_blocks(len(active)), D))
+    nomf = pr.is_nominal.astype(np.float64)
     with numba_threads(n_jobs):
-        _mlrf_driver(active, pr.Xn, pr.is_nominal, pr.is_nominal.astype(np.float64), pr.missing_nominal, np.ones(D), pw,
-                     distance_mode(pr, pw, False), distance_mode(pr, 1, False), pptr, pids, Y, int(k), Y, counts, omega, acc)
+        for lo, hi in driver_parts(len(acc)):           # parts of whole blocks: the same sums as one call
+            _mlrf_driver(active[lo * CHUNK:hi * CHUNK], pr.Xn, pr.is_nominal, nomf, pr.missing_nominal, np.ones(D), pw,
+                         distance_mode(pr, pw, False), distance_mode(pr, 1, False), pptr, pids, Y, int(k), Y, counts, omega, acc[lo:hi])
     return acc.sum(0) / len(samples)
 
 # %% ../nbs/14_mlrf.ipynb #40c660d2

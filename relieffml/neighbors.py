@@ -11,7 +11,7 @@ __all__ = ['naive_weka_sort', 'naive_knn_pools', 'weka_sort_index', 'has_numeric
 # %% ../nbs/02_neighbors.ipynb #feb21188
 import numpy as np
 import numba
-from .config import NJIT, NJIT_PARALLEL, NJIT_STRICT, numba_threads
+from .config import NJIT, NJIT_PARALLEL, NJIT_STRICT, numba_threads, driver_parts
 from .distances import Prepared, _sum_missing, metric_power, distance_mode, feature_weights_or_ones, naive_distance, distance_tile, TILE
 
 # %% ../nbs/02_neighbors.ipynb #28763354
@@ -333,9 +333,11 @@ def _run(prep, samples, Xq, pools, k, metric, weights, n_jobs, has_missing):
     w = feature_weights_or_ones(weights, prep.Xn.shape[1])
     pw = metric_power(metric)
     mode = distance_mode(prep, pw, weights is not None, has_missing)
+    nomf = prep.is_nominal.astype(np.float64)
     with numba_threads(n_jobs):
-        _knn_driver(samples, Xq, prep.Xn, prep.is_nominal, prep.is_nominal.astype(np.float64),
-                    prep.missing_nominal, w, pw, mode, pptr, pids, memb, k, idx, dist, cnt)
+        for lo, hi in driver_parts(m, TILE):           # parts of whole tiles: the same result as one call
+            _knn_driver(samples[lo:hi], Xq[lo:hi] if len(Xq) == m else Xq, prep.Xn, prep.is_nominal, nomf,
+                        prep.missing_nominal, w, pw, mode, pptr, pids, memb, k, idx[lo:hi], dist[lo:hi], cnt[lo:hi])
     return idx, dist, cnt
 
 def knn_pools(prep:Prepared, samples, pools, k:int, metric='manhattan', weights=None, n_jobs=None):

@@ -12,7 +12,7 @@ from numbers import Integral, Real
 import numpy as np
 import numba
 from sklearn.utils._param_validation import Interval, StrOptions
-from .config import NJIT, NJIT_PARALLEL, CHUNK, n_blocks, numba_threads
+from .config import NJIT, NJIT_PARALLEL, CHUNK, n_blocks, numba_threads, driver_parts
 from .distances import prepare, diff, naive_diff, metric_power, distance_mode, METRICS
 from .neighbors import pool_members, _knn_tile, knn_workspace, load_tile, TILE, naive_knn_pools
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_label_matrix, as_class_vector
@@ -135,10 +135,12 @@ def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_
     pw = metric_power(metric)
     nomf = pr.is_nominal.astype(np.float64)
     acc = np.zeros((n_blocks(len(samples)), cls.shape[1], D))
+    cls, rw = np.ascontiguousarray(cls), rank_weights(k, sigma)
     with numba_threads(n_jobs):
-        _relieff_driver(samples, pr.Xn, pr.is_nominal, nomf, pr.missing_nominal, np.ones(D), pw,
-                        distance_mode(pr, pw, False), distance_mode(pr, 1, False), pptr, pids, pools, int(k),
-                        np.ascontiguousarray(cls), base, ncls, prior, rank_weights(k, sigma), weight_by_distance, acc)
+        for lo, hi in driver_parts(len(acc)):           # parts of whole blocks: the same sums as one call
+            _relieff_driver(samples[lo * CHUNK:hi * CHUNK], pr.Xn, pr.is_nominal, nomf, pr.missing_nominal, np.ones(D), pw,
+                            distance_mode(pr, pw, False), distance_mode(pr, 1, False), pptr, pids, pools, int(k),
+                            cls, base, ncls, prior, rw, weight_by_distance, acc[lo:hi])
     W = acc.sum(0) / len(samples)
     return W[0] if y.ndim == 1 else W
 

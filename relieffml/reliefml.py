@@ -12,7 +12,7 @@ from numbers import Integral, Real
 import numpy as np
 import numba
 from sklearn.utils._param_validation import Interval, StrOptions
-from .config import NJIT, NJIT_PARALLEL, CHUNK, n_blocks, numba_threads
+from .config import NJIT, NJIT_PARALLEL, CHUNK, n_blocks, numba_threads, driver_parts
 from .distances import prepare, naive_diff, metric_power, distance_mode, hamming_labels, METRICS
 from .neighbors import pool_members, _knn_tile, knn_workspace, load_tile, TILE, naive_knn_pools
 from .relieff import _add_pool
@@ -96,10 +96,12 @@ def reliefml_weights(X, Y, nominal, n_values=None, k=10, samples=None, s=1.0, me
     pptr, pids = pool_members(Y)
     pw = metric_power(metric)
     acc = np.zeros((n_blocks(len(samples)), D))
+    nomf, prior = pr.is_nominal.astype(np.float64), label_priors(Y, s)
     with numba_threads(n_jobs):
-        _reliefml_driver(samples, pr.Xn, Y, pr.is_nominal, pr.is_nominal.astype(np.float64), pr.missing_nominal,
-                         np.ones(D), pw, distance_mode(pr, pw, False), distance_mode(pr, 1, False), pptr, pids, Y, int(k),
-                         label_priors(Y, s), acc)
+        for lo, hi in driver_parts(len(acc)):           # parts of whole blocks: the same sums as one call
+            _reliefml_driver(samples[lo * CHUNK:hi * CHUNK], pr.Xn, Y, pr.is_nominal, nomf, pr.missing_nominal,
+                             np.ones(D), pw, distance_mode(pr, pw, False), distance_mode(pr, 1, False), pptr, pids, Y, int(k),
+                             prior, acc[lo:hi])
     return acc.sum(0) / len(samples)
 
 # %% ../nbs/10_reliefml.ipynb #887c6fb9
