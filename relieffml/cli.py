@@ -113,18 +113,21 @@ def make_ranker(method:str, k:int=10, samples=None, seed:int=0, label_distance='
 def cmd_rank(args) -> int:
     "Rank the features of a data set and print the top ones."
     from tqdm.auto import tqdm
+    from relieffml.config import progress_callback
     ds, source = _load(args)
     est = make_ranker(args.method, args.k, args.samples, args.seed, args.label_distance, args.jobs)
     N, D = ds.X.shape
     big = args.progress or N * N * D > 1e9
-    with tqdm(total=2, desc=f"relieffml rank ({args.method})", disable=not big, file=sys.stderr) as bar:
-        est.fit(ds); bar.update(1)
+    with tqdm(total=100, unit='%', desc=f"relieffml rank ({args.method})", disable=not big, file=sys.stderr) as bar:
+        def report(done, total):
+            bar.n = int(100 * done // total); bar.refresh()
+        with progress_callback(report): est.fit(ds)
+        bar.n = 100; bar.refresh()
         order = est.ranking_
         rows = [dict(rank=r + 1, feature=ds.feature_names[f], index=int(f), weight=float(est.weights_[f]))
                 for r, f in enumerate(order)]
         if args.out:
             with open(args.out, 'w', newline='') as fh: _emit(rows, 'csv', fh)
-        bar.update(1)
     top = rows[:args.top] if args.top > 0 else rows
     if args.format == 'table': print(f"{args.method} on {source}: {N} instances, {D} features; top {len(top)} of {D}")
     _emit(top, args.format, json_obj=dict(method=args.method, source=source, features=top))
