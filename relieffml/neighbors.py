@@ -136,12 +136,7 @@ def _scan_pool(s, drow, pids, lo, hi, k, idx, dist, exact, tol, xs, Xn, is_nomin
             wt = _near_tie(j, k, tol, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw)
         elif d < wd:                              # strictly closer: evict the worst
             idx[wt] = j; dist[wt] = d; exact[wt] = tol < 0
-            wt = _worst(dist, k)
-            if tol >= 0:
-                band = dist[wt] - tol * (1.0 + dist[wt])
-                near = 0
-                for r in range(k): near += dist[r] >= band
-                if near > 1: wt = _exact_worst(k, False, tol, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw)
+            wt = _exact_worst(k, False, tol, xs, Xn, idx, dist, exact, is_nominal, missnom, w, pw)
         else: continue
         wd = dist[wt]
         bar = wd + tol * (1.0 + wd) if tol >= 0 else wd
