@@ -17,7 +17,7 @@ import pandas as pd
 from scipy import stats
 from sklearn.base import BaseEstimator, MultiOutputMixin, clone
 from joblib import Parallel, delayed
-from .metrics import METRICS, _as_binary
+from .metrics import METRICS, as_binary
 from .config import as_generator
 
 # %% ../nbs/31_evaluation.ipynb #fb61c776
@@ -30,7 +30,7 @@ def _check_int(v, name:str, lo:int, hi:int=None)->int:
 def iterative_stratified_kfold(Y, n_splits:int=10, random_state:int=0):
     "Yield `(train, test)` index arrays of iteratively stratified k-fold cross-validation (Sechidis et al. 2011)."
     from iterstrat.ml_stratifiers import MultilabelStratifiedKFold
-    Y = _as_binary(Y, "Y").astype(np.uint8)
+    Y = as_binary(Y, "Y").astype(np.uint8)
     n_splits = _check_int(n_splits, "n_splits", 2, Y.shape[0])
     cv = MultilabelStratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
     for train, test in cv.split(np.zeros((Y.shape[0], 1)), Y): yield train.astype(np.int64), test.astype(np.int64)
@@ -92,7 +92,7 @@ def _unpack(dataset)->tuple:
         return np.asarray(dataset.X, np.float64), np.asarray(dataset.Y), getattr(dataset, "name", "") or "", dataset
     if isinstance(dataset, tuple) and len(dataset) == 2:
         X = _dense(dataset[0]).astype(np.float64)
-        Y = _as_binary(dataset[1], "Y").astype(np.uint8)
+        Y = as_binary(dataset[1], "Y").astype(np.uint8)
         if X.ndim != 2 or X.shape[0] != Y.shape[0]:
             raise ValueError(f"dataset: X must be 2-D with one row per row of Y, got X {X.shape} and Y {Y.shape}")
         return X, Y, "", None
@@ -191,7 +191,7 @@ def _ffa_steps(steps, D:int)->np.ndarray:
 # %% ../nbs/31_evaluation.ipynb #84d6a12a
 def _check_split(X_train, Y_train, X_test, Y_test)->tuple:
     Xtr, Xte = _dense(X_train).astype(np.float64), _dense(X_test).astype(np.float64)
-    Ytr, Yte = _as_binary(Y_train, "Y_train").astype(np.uint8), _as_binary(Y_test, "Y_test").astype(np.uint8)
+    Ytr, Yte = as_binary(Y_train, "Y_train").astype(np.uint8), as_binary(Y_test, "Y_test").astype(np.uint8)
     if Xtr.ndim != 2 or Xtr.shape[0] != Ytr.shape[0]: raise ValueError(f"X_train {Xtr.shape} must be 2-D with one row per row of Y_train {Ytr.shape}")
     if Xte.ndim != 2 or Xte.shape != (Yte.shape[0], Xtr.shape[1]): raise ValueError(f"X_test {Xte.shape} must have one row per row of Y_test {Yte.shape} and the columns of X_train")
     if Yte.shape[1] != Ytr.shape[1]: raise ValueError(f"Y_test has {Yte.shape[1]} labels, Y_train {Ytr.shape[1]}")
@@ -292,7 +292,7 @@ def nemenyi_cd(n_methods:int, n_datasets:int, alpha:float=0.05)->float:
 # %% ../nbs/31_evaluation.ipynb #d1a2b1c5
 def general_b(Y)->np.ndarray:
     "Label order of General_B (Spolaôr et al. 2015, §2.3.1): by frequency, ties by co-occurrence with better-ranked labels."
-    Y = _as_binary(Y, "Y").astype(np.int64)
+    Y = as_binary(Y, "Y").astype(np.int64)
     freq, co = Y.sum(0), Y.T @ Y
     order, left = [], list(range(Y.shape[1]))
     while left:
@@ -305,7 +305,7 @@ def general_b(Y)->np.ndarray:
 class GeneralB(MultiOutputMixin, BaseEstimator):
     "General_B baseline (Spolaôr et al. 2015, §2.3.1; Metz et al. 2012): always predicts the σ top-ranked labels."
     def fit(self, X, Y):
-        Y = _as_binary(Y, "Y")
+        Y = as_binary(Y, "Y")
         self.label_order_ = general_b(Y)
         self.n_labels_ = int(np.floor(Y.sum(1).mean() + 0.5))          # σ: nearest integer to the label cardinality
         self.prediction_ = np.zeros(Y.shape[1], np.uint8)

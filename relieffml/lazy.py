@@ -23,7 +23,7 @@ from .config import NJIT, NJIT_PARALLEL, numba_threads
 from .distances import (Prepared, prepare, pair_sum, distance_mode, feature_weights_or_ones,
                                  naive_distance, METRICS)
 from .neighbors import knn_pools, knn_query, naive_knn_pools
-from .base import as_features, as_label_matrix, _from_frame
+from .base import as_features, as_label_matrix, from_frame
 
 # %% ../nbs/20_lazy.ipynb #d38d734a
 def naive_query_neighbors(prep:Prepared, Xq, k, metric='heom', w=None):
@@ -274,7 +274,7 @@ def _as_query(X, n_features:int, names=None)->np.ndarray:
     elif isinstance(X, pd.DataFrame):
         if names is not None and [str(c) for c in X.columns] != [str(c) for c in names]:
             raise ValueError(f"X has columns {list(X.columns)[:5]}…, but the learner was fitted with {list(names)[:5]}…")
-        X = _from_frame(X)[0]
+        X = from_frame(X)[0]
     elif sp.issparse(X): X = X.toarray()
     try: X = np.asarray(X, dtype=np.float64)
     except (TypeError, ValueError) as e: raise ValueError(f"X must be numeric (NaN for missing values): {e}") from None

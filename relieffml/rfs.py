@@ -19,7 +19,7 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
-from .base import as_features, as_label_matrix, _from_frame
+from .base import as_features, as_label_matrix, from_frame
 from .relieff import relieff_weights, naive_relieff
 
 # %% ../nbs/21_rfs.ipynb #5f3d602a
@@ -118,7 +118,7 @@ def _names(prefix:str, n:int, given)->list:
 def _predict_features(X, n_features:int)->np.ndarray:
     "New rows as float64 N×D (NumPy, pandas, scipy.sparse or a `MultiLabelDataset`), checked against `n_features`."
     if hasattr(X, 'X') and hasattr(X, 'Y'): X = X.X
-    elif isinstance(X, pd.DataFrame): X = _from_frame(X)[0]
+    elif isinstance(X, pd.DataFrame): X = from_frame(X)[0]
     elif sp.issparse(X): X = X.toarray()
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got shape {X.shape}")
