@@ -17,7 +17,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .config import NJIT, NJIT_PARALLEL, numba_threads
 from .distances import prepare, METRICS
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
-from .rrelieff import rrelieff_from_neighbors, neighbors_all
+from .rrelieff import rrelieff_from_neighbors
+from .neighbors import neighbors_all
 from .data import MultiLabelDataset
 
 # %% ../nbs/13_hmc.ipynb #9b54d28e

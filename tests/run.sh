@@ -20,10 +20,10 @@ step() { echo; echo "== $* ($((SECONDS - start)) s)"; }
 
 step "1/4 package in sync with the notebooks, notebooks clean, README current"
 if git rev-parse --git-dir >/dev/null 2>&1; then
-  "$BIN/nbdev-export" && "$BIN/nbdev-clean" && "$BIN/nbdev-clean" --fname tutorials && "$PY" tools/make_readme.py
-  changed=$(git status --porcelain -- relieffml nbs tutorials README.md | grep -v '__pycache__' || true)
+  "$BIN/nbdev-export" && "$BIN/nbdev-clean" && "$BIN/nbdev-clean" --fname tutorials && "$PY" tools/make_readme.py && "$PY" tools/make_naive.py
+  changed=$(git status --porcelain -- relieffml nbs tutorials README.md tests/naive.py | grep -v '__pycache__' || true)
   if [ -n "$changed" ]; then
-    echo "FAIL: nbdev-export / nbdev-clean / tools/make_readme.py changed these files (commit what they produce):"
+    echo "FAIL: nbdev-export / nbdev-clean / tools/make_readme.py / tools/make_naive.py changed these files (commit what they produce):"
     echo "$changed"; status=1
   else echo "ok"; fi
 else echo "not a git checkout: sync check skipped"; fi

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from sklearn.base import clone
 from sklearn.metrics import mutual_info_score, normalized_mutual_info_score
-from relieffml.mlrf import (MLRF, MMLRF, mlrf_weights, naive_mlrf, discretize, entropy, mutual_information,
-                            symmetric_uncertainty, su_matrix, backward_search, naive_backward_search, naive_phi,
-                            positive_share_prefix)
+from relieffml.mlrf import (MLRF, MMLRF, mlrf_weights, discretize, entropy, mutual_information,
+                            symmetric_uncertainty, su_matrix, backward_search, positive_share_prefix)
+from naive import naive_mlrf, naive_backward_search, naive_phi
 
 
 def random_problem(seed, n=40, d=5, q=4):

@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 from weka_harness import weka_scores, write_arff
-from relieffml.relieff import ReliefF, relieff_weights, naive_relieff, naive_relieff_br
+from relieffml.relieff import ReliefF, relieff_weights
+from naive import naive_relieff, naive_relieff_br
 
 RELIEFF = "weka.attributeSelection.ReliefFAttributeEval"
 

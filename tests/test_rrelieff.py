@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 from weka_harness import weka_scores, write_arff
-from relieffml.rrelieff import RReliefF, naive_rrelieff, rrelieff_from_neighbors
+from relieffml.rrelieff import RReliefF, rrelieff_from_neighbors
+from naive import naive_rrelieff
 
 RELIEFF = "weka.attributeSelection.ReliefFAttributeEval"
 

@@ -1,0 +1,182 @@
+"""Naive references of the estimator chapters, loop for loop, the oracles of the kernel tests.
+
+Generated from the chapters by tools/make_naive.py: edit the chapter named above each block, not this file.
+"""
+import numpy as np
+from relieffml.distances import prepare, naive_diff, naive_distance
+from relieffml.neighbors import naive_knn_pools
+from relieffml.reliefml import label_priors
+from relieffml.mlrf import mean_pair_redundancy, PHI_TIE
+
+
+# %% nbs/03_relieff.ipynb
+def naive_relieff(X, y, nominal, n_values=None, k=10, samples=None, weight_by_distance=False, sigma=2.0):
+    "Eqs. (1)–(3) for class codes `y` (plain Python loops)."
+    pr = prepare(X, nominal, n_values)
+    N, D = pr.Xn.shape
+    C = int(y.max()) + 1
+    samples = np.arange(N) if samples is None else np.asarray(samples)
+    prior = np.bincount(y, minlength=C) / N
+    pools = np.eye(C, dtype=np.uint8)[y]
+    idx, _, cnt = naive_knn_pools(pr, samples, pools, k)
+    rank = np.exp(-(np.arange(k) / sigma) ** 2)
+    W = np.zeros(D)
+    for i, s in enumerate(samples):
+        c = y[s]
+        for p in range(C):
+            n = cnt[i, p]
+            if n == 0: continue
+            coef = -1.0 if p == c else (prior[p] / (1 - prior[c]) if C > 2 else 1.0)
+            for r in range(n):
+                share = rank[r] / rank[:n].sum() if weight_by_distance else 1.0 / n
+                for f in range(D):
+                    W[f] += coef * share * naive_diff(f, pr.Xn[s, f], pr.Xn[idx[i, p, r], f], pr.is_nominal, pr.missing_nominal)
+    return W / len(samples)
+
+def naive_relieff_br(X, Y, nominal, n_values=None, k=10, samples=None, weight_by_distance=False, sigma=2.0):
+    "Eq. (4): the Q×D matrix of per-label binary ReliefF weights."
+    return np.stack([naive_relieff(X, Y[:, l].astype(np.int64), nominal, n_values, k, samples, weight_by_distance, sigma)
+                     if Y[:, l].any() else _naive_one_class(X, nominal, n_values, k, samples, weight_by_distance, sigma)
+                     for l in range(Y.shape[1])])
+
+def _naive_one_class(X, nominal, n_values, k, samples, wbd, sigma):
+    "A label nobody has: one binary problem whose positive class is empty (hits only)."
+    y = np.zeros(len(X), np.int64)
+    pr = prepare(X, nominal, n_values)
+    samples = np.arange(len(X)) if samples is None else np.asarray(samples)
+    idx, _, cnt = naive_knn_pools(pr, samples, np.ones((len(X), 1), np.uint8), k)
+    rank = np.exp(-(np.arange(k) / sigma) ** 2)
+    W = np.zeros(pr.Xn.shape[1])
+    for i, s in enumerate(samples):
+        n = cnt[i, 0]
+        for r in range(n):
+            share = rank[r] / rank[:n].sum() if wbd else 1.0 / n
+            W -= share * np.array([naive_diff(f, pr.Xn[s, f], pr.Xn[idx[i, 0, r], f], pr.is_nominal, pr.missing_nominal) for f in range(len(W))])
+    return W / len(samples)
+
+
+# %% nbs/04_rrelieff.ipynb
+def naive_rrelieff(X, dtarget, nominal, n_values=None, k=10, samples=None, weight_by_distance=False, sigma=2.0):
+    "Eqs. (1)–(2) with a target-difference function `dtarget(i, j)` (plain Python loops)."
+    pr = prepare(X, nominal, n_values)
+    N, D = pr.Xn.shape
+    samples = np.arange(N) if samples is None else np.asarray(samples)
+    idx, _, cnt = naive_knn_pools(pr, samples, np.ones((N, 1), np.uint8), k)
+    rank = np.exp(-(np.arange(k) / sigma) ** 2)
+    ndc, nda, ndcda = 0.0, np.zeros(D), np.zeros(D)
+    for i, s in enumerate(samples):
+        n = cnt[i, 0]
+        for r in range(n):
+            j = idx[i, 0, r]
+            d = rank[r] / rank[:n].sum() if weight_by_distance else 1.0 / n
+            dc = dtarget(s, j)
+            ndc += dc * d
+            for f in range(D):
+                da = naive_diff(f, pr.Xn[s, f], pr.Xn[j, f], pr.is_nominal, pr.missing_nominal)
+                nda[f] += da * d; ndcda[f] += dc * da * d
+    m = len(samples)
+    return ndcda / ndc - (nda - ndcda) / (m - ndc)
+
+
+# %% nbs/10_reliefml.ipynb
+def naive_reliefml(X, Y, nominal, n_values=None, k=10, samples=None, s=1.0, metric='heom'):
+    "Eqs. (1)–(6) with plain loops; returns the raw (unscaled) weights."
+    pr = prepare(X, nominal, n_values)
+    N, D = pr.Xn.shape
+    Q = Y.shape[1]
+    samples = np.arange(N) if samples is None else np.asarray(samples)
+    P = label_priors(Y, s)
+    idx, _, cnt = naive_knn_pools(pr, samples, Y, k, metric)
+    W, m = np.zeros(D), len(samples)
+    for i, r in enumerate(samples):
+        rel = Y[r] == 1
+        for l in range(Q):
+            n = cnt[i, l]
+            if n == 0: continue
+            G = idx[i, l, :n]
+            pg = sum(np.sum(Y[r] != Y[j]) / Q for j in G) / n
+            if rel[l]: coef = -P[l] / P[rel].sum() * (1 - pg) / (1 + pg)
+            else: coef = P[l] / P[~rel].sum() * pg
+            for j in G:
+                for f in range(D):
+                    W[f] += coef * naive_diff(f, pr.Xn[r, f], pr.Xn[j, f], pr.is_nominal, pr.missing_nominal) / (m * n)
+    return W
+
+
+# %% nbs/11_rfml.ipynb
+def _mld(kind):
+    "Plain-Python label dissimilarity of eq. (1)."
+    def ham(a, b): return float(np.mean(a != b))
+    def jac(a, b):
+        u = np.sum((a == 1) | (b == 1))
+        return 0.0 if u == 0 else 1.0 - np.sum((a == 1) & (b == 1)) / u
+    return ham if kind == 'hamming' else jac
+
+def naive_rfml(X, Y, nominal, n_values=None, k=10, samples=None, label_distance='hamming'):
+    "RF-ML by the naive RReliefF with eq. (1)."
+    mld = _mld(label_distance)
+    return naive_rrelieff(X, lambda i, j: mld(Y[i], Y[j]), nominal, n_values, k, samples)
+
+def naive_rfmml(X, Y, nominal, n_values=None, k=10, label_distance='hamming'):
+    "RFM-ML with every instance sampled: mutual k-NN by brute force, then eqs. (1)–(2)."
+    pr = prepare(X, nominal, n_values)
+    N, D = pr.Xn.shape
+    mld = _mld(label_distance)
+    idx, _, cnt = naive_knn_pools(pr, np.arange(N), np.ones((N, 1), np.uint8), k)
+    nn = [set(idx[i, 0, :cnt[i, 0]].tolist()) for i in range(N)]
+    ndc, nda, ndcda, m = 0.0, np.zeros(D), np.zeros(D), 0
+    for r in range(N):
+        keep = [j for j in idx[r, 0, :cnt[r, 0]] if r in nn[j]]
+        if not keep: continue
+        m += 1
+        for j in keep:
+            dc = mld(Y[r], Y[j]); da = np.array([naive_diff(f, pr.Xn[r, f], pr.Xn[j, f], pr.is_nominal, pr.missing_nominal) for f in range(D)])
+            ndc += dc / len(keep); nda += da / len(keep); ndcda += dc * da / len(keep)
+    return ndcda / ndc - (nda - ndcda) / (m - ndc)
+
+
+# %% nbs/14_mlrf.ipynb
+def naive_mlrf(X, Y, nominal, n_values=None, k=10, samples=None, metric='manhattan'):
+    "Eqs. (1)–(3), plain Python loops: the oracle of the MLRF kernel."
+    pr = prepare(X, nominal, n_values)
+    N, D = pr.Xn.shape
+    samples = np.arange(N) if samples is None else np.asarray(samples)
+    m = len(samples)
+    p = Y.sum(0) / Y.sum()                       # eq. (1)
+    omega = Y.sum(1) / (Y.sum() / N)             # eq. (2)
+    idx, _, cnt = naive_knn_pools(pr, samples, Y, k, metric)
+    W = np.zeros(D)
+    for i, s in enumerate(samples):
+        has = Y[s] == 1
+        P = p[has].sum()
+        for l in range(Y.shape[1]):
+            n = cnt[i, l]
+            if omega[s] == 0 or n == 0: continue
+            coef = -p[l] / P if has[l] else p[l] / (1 - P)
+            for r in range(n):
+                for f in range(D):
+                    d = naive_diff(f, pr.Xn[s, f], pr.Xn[idx[i, l, r], f], pr.is_nominal, pr.missing_nominal)
+                    W[f] += omega[s] * coef * d / (m * n)
+    return W
+
+
+# %% nbs/14_mlrf.ipynb
+def naive_phi(w, su, S, redundancy=mean_pair_redundancy)->float:
+    "Φ(S) = sigmoid(Σ_S w) − R(S), eq. (8), from scratch."
+    return float(1 / (1 + np.exp(-w[list(S)].sum())) - redundancy(su, S))
+
+
+# %% nbs/14_mlrf.ipynb
+def naive_backward_search(w, su, features, tolerance=0.01, min_features=1, redundancy=mean_pair_redundancy):
+    "Sequential backward search on Φ, recomputed from scratch: (removed positions, Φ path, removals at the best Φ)."
+    S, removed = list(range(len(w))), []
+    path = [naive_phi(w, su, S, redundancy)]
+    best, n_best = path[0], 0
+    while len(S) > min_features:
+        cands = sorted(S, key=lambda q: features[q])
+        scores = [naive_phi(w, su, [u for u in S if u != q], redundancy) for q in cands]
+        q = cands[next(t for t, v in enumerate(scores) if v >= max(scores) - PHI_TIE)]
+        S.remove(q); removed.append(q); path.append(max(scores))
+        if path[-1] >= best - PHI_TIE: best, n_best = path[-1], len(removed)
+        elif path[-1] < best - tolerance: break
+    return removed, path, n_best
