@@ -169,9 +169,14 @@ class BaseRanker(SelectorMixin, BaseEstimator):
         if y is None and info['dataset'] is not None: y = info['dataset'].Y
         if y is None: raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None "
                                        "(pass Y, or a MultiLabelDataset as X)")
-        yv = self._validate_target(y, Xv.shape[0])
-        W = np.asarray(self._fit(Xv, yv, info), dtype=np.float64)
-        self._set_weights(W, Xv.shape[1], info)
+        return self.fit_validated(Xv, y, info)
+
+    def fit_validated(self, X, y, info:dict):
+        "Fit on features `as_features` has validated (`X` float64, NaN missing; `info` its nominal mask, declared counts and names)."
+        self._validate_params()
+        yv = self._validate_target(y, X.shape[0])
+        W = np.asarray(self._fit(X, yv, info), dtype=np.float64)
+        self._set_weights(W, X.shape[1], info)
         return self
 
     def _validate_target(self, y, N):
@@ -207,7 +212,10 @@ class BaseRanker(SelectorMixin, BaseEstimator):
     def transform(self, X):
         "Keep the selected features (a `MultiLabelDataset` stays one)."
         if hasattr(X, 'select_features') and hasattr(X, 'Y'):
-            return X.select_features(np.flatnonzero(self.get_support()))
+            mask = self.get_support()
+            if X.X.shape[1] != len(mask):
+                raise ValueError(f"X has {X.X.shape[1]} features, but {type(self).__name__} is expecting {len(mask)} features as input")
+            return X.select_features(np.flatnonzero(mask))
         return super().transform(X)
 
     def __sklearn_tags__(self):

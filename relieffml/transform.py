@@ -29,10 +29,7 @@ def _score(scorer, X, y, info, n_jobs=None):
     est = clone(scorer)
     if n_jobs is not None and 'n_jobs' in est.get_params(deep=False): est.set_params(n_jobs=n_jobs)
     if not isinstance(est, BaseRanker): return est.fit(X, y)
-    est._validate_params()
-    W = np.asarray(est._fit(X, est._validate_target(y, X.shape[0]), info), dtype=np.float64)
-    est._set_weights(W, X.shape[1], info)
-    return est
+    return est.fit_validated(X, y, info)
 
 # %% ../nbs/12_transform.ipynb #ba6c304d
 def _weights_of(est, D:int, what:str)->np.ndarray:

@@ -1,0 +1,72 @@
+"""The package's layers, read from its source (AST), so that they stay as the chapters describe them.
+
+config (numba options, random_state, progress) → data (container, readers, Hierarchy, generator) →
+kernels (distances, neighbours, the block driver, update primitives) → estimator base → rankers →
+learners → evaluation → CLI. A module imports only from its own layer or below (in-function imports
+included), the graph has no cycle, no module imports another's `_private` name, and no function takes
+more than 12 parameters.
+"""
+import ast
+from pathlib import Path
+import pytest
+
+PKG = Path(__file__).resolve().parents[1] / "relieffml"
+LAYERS = [("config",), ("data", "hierarchy"), ("distances", "neighbors"), ("base",),
+          ("relieff", "rrelieff", "reliefml", "rfml", "hmc", "mlrf", "infogain", "transform"),
+          ("lazy", "rfs"), ("metrics", "evaluation"), ("cli",)]
+LEVEL = {m: i for i, layer in enumerate(LAYERS) for m in layer}
+MODULES = sorted(p.stem for p in PKG.glob("*.py") if p.stem not in ("__init__", "_modidx"))
+
+
+def imports(mod):
+    "(imported module, imported names, line) of every relieffml import in `mod`, wherever it stands."
+    for node in ast.walk(ast.parse((PKG / f"{mod}.py").read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("relieffml")):
+            target = (node.module or "").removeprefix("relieffml").lstrip(".")
+            if target: yield target, [a.name for a in node.names], node.lineno
+            else: yield from ((a.name, [], node.lineno) for a in node.names)   # from . import x
+        elif isinstance(node, ast.Import):
+            yield from ((a.name.removeprefix("relieffml."), [], node.lineno) for a in node.names if a.name.startswith("relieffml."))
+
+
+def test_every_module_has_a_layer():
+    assert set(MODULES) <= set(LEVEL), f"modules without a layer: {sorted(set(MODULES) - set(LEVEL))}"
+
+
+@pytest.mark.parametrize("mod", MODULES)
+def test_imports_point_down_and_are_public(mod):
+    for target, names, line in imports(mod):
+        assert LEVEL[target] <= LEVEL[mod], f"{mod}.py:{line} imports {target}, a layer above it"
+        private = [n for n in names if n.startswith("_")]
+        assert not private, f"{mod}.py:{line} imports private names {private} from {target}"
+
+
+def test_no_import_cycle():
+    graph = {m: {t for t, _, _ in imports(m) if t != m} for m in MODULES}
+    state = {}
+    def visit(m, path):
+        if state.get(m) == "done": return
+        assert state.get(m) != "open", f"import cycle: {' -> '.join(path + [m])}"
+        state[m] = "open"
+        for t in graph[m]: visit(t, path + [m])
+        state[m] = "done"
+    for m in MODULES: visit(m, [])
+
+
+@pytest.mark.parametrize("mod", MODULES)
+def test_at_most_twelve_parameters(mod):
+    for node in ast.walk(ast.parse((PKG / f"{mod}.py").read_text())):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = node.args
+            n = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs) + bool(a.vararg) + bool(a.kwarg)
+            n -= bool(a.args) and a.args[0].arg in ("self", "cls")
+            assert n <= 12, f"{mod}.py:{node.lineno} {node.name} takes {n} parameters"
+
+
+def test_the_rules_can_fail(tmp_path, monkeypatch):
+    "A module importing upwards or a private name is caught."
+    (tmp_path / "distances.py").write_text("from .lazy import MLkNN\nfrom .config import _LISTENERS\n")
+    monkeypatch.setattr(__import__(__name__), "PKG", tmp_path)
+    found = list(imports("distances"))
+    assert [(t, LEVEL[t] <= LEVEL["distances"]) for t, _, _ in found] == [("lazy", False), ("config", True)]
+    assert [n for _, names, _ in found for n in names if n.startswith("_")] == ["_LISTENERS"]
