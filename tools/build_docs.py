@@ -17,7 +17,7 @@
     python tools/build_docs.py --stage    # stage only
     python tools/build_docs.py --quarto   # stage and render with Quarto (CI deploy)
 """
-import json, os, posixpath, shutil, subprocess, sys, tempfile
+import json, os, posixpath, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -130,6 +130,13 @@ def _walk(x, f):
     return x
 
 
+def _symbol(inlines) -> str | None:
+    "The Python name a show_doc heading (`### ReliefFML.fit`) documents, else None: its anchor is the name."
+    if not all(i["t"] in ("Str", "Code") for i in inlines): return None
+    text = "".join(i["c"] if i["t"] == "Str" else i["c"][1] for i in inlines)
+    return text if re.fullmatch(r"[A-Za-z_][\w.]*", text) else None
+
+
 def fix_ast(ast: dict, link) -> dict:
     """Resolve Link/Image targets with `link`; drop the empty code blocks `echo: false` leaves; unwrap the
     markdown-cell divs, so their headings are the page's sections (and enter the table of contents)."""
@@ -137,6 +144,7 @@ def fix_ast(ast: dict, link) -> dict:
         if el["t"] in ("Link", "Image"): el["c"][2][0] = link(el["c"][2][0])
         if el["t"] == "CodeBlock" and not el["c"][1].strip(): return DROP
         if el["t"] == "Div" and {"cell", "markdown"} <= set(el["c"][0][1]): return Splice(el["c"][1])
+        if el["t"] == "Header" and (name := _symbol(el["c"][2])): el["c"][1][0] = name.lower()
         return el
     return _walk(ast, f)
 
