@@ -182,25 +182,25 @@ def _mathjax_ignore(d, names):
 
 def render_page(src: str, nb: dict, pages: dict, site: dict, out: Path, base: str):
     "One staged notebook to `out/<its output file>` with pandoc and tools/docs_template.html."
-    here = pages[src]["out"]
+    here, p = pages[src]["out"], pages[src]
     dest = out / here
     dest.parent.mkdir(parents=True, exist_ok=True)
-    media = Path(here).stem + "_files"
     def run(args, inp):
         r = subprocess.run(["pandoc", *args], input=inp, cwd=dest.parent, capture_output=True, text=True)
         if r.returncode: raise RuntimeError(f"pandoc failed on {src}: {r.stderr.strip()}")
         return r.stdout
-    ast = json.loads(run(["-f", PANDOC_IN, "-t", "json", f"--extract-media={media}", "-"], json.dumps(nb)))
-    ast = fix_ast(ast, lambda u: resolve_link(u, src, here, pages, base))
     up = posixpath.relpath(".", posixpath.dirname(here) or ".")
     with tempfile.TemporaryDirectory() as tmp:
         meta, nav = Path(tmp) / "meta.yaml", Path(tmp) / "nav.html"
-        p = pages[src]
+        # title and summary are read as markdown with the notebook's extensions (so `$x$` is math there too)
         meta.write_text(yaml.safe_dump({k: p[k] for k in ("title", "description") if p.get(k)}, allow_unicode=True))
         nav.write_text(sidebar(site, pages, here))
+        ast = json.loads(run(["-f", PANDOC_IN, "-t", "json", f"--metadata-file={meta}",
+                              f"--extract-media={Path(here).stem}_files", "-"], json.dumps(nb)))
+        ast = fix_ast(ast, lambda u: resolve_link(u, src, here, pages, base))
         run(["-f", "json", "-t", "html5", "--standalone", f"--template={TEMPLATE}", "--toc", "--toc-depth=3",
-             f"--mathjax={up}/mathjax/MathJax.js?config=TeX-AMS_SVG", f"--metadata-file={meta}",
-             f"--include-before-body={nav}", "--wrap=none", "-o", dest.name], json.dumps(ast))
+             f"--mathjax={up}/mathjax/MathJax.js?config=TeX-AMS_SVG", f"--include-before-body={nav}",
+             "--wrap=none", "-o", dest.name], json.dumps(ast))
 
 
 def render_offline(cache: Path, out: Path = ROOT / "_docs") -> Path:
