@@ -46,7 +46,7 @@ def site(tmp_path_factory):
     nb("index.ipynb", "Home", md("See [chapter A](a.ipynb) and the [tutorial](tutorials/t.ipynb)."))
     nb("a.ipynb", "Chapter A",
        md("## Section A\n\nThe prior $P_l = \\frac{C_l + s}{N + 2s}$, see [B](b.ipynb#section-b), "
-          "[B on the site](https://relieffml.github.io/relieffml/b.html) and `helper_fn` [below](#helper_fn).\n\n$$W_f = \\sum_i x_i \\tag{6}$$"),
+          "[B on the site](https://relieffml.github.io/relieffml/b.html), doi:10.1023/A:1025667309714 and `helper_fn` [below](#helper_fn).\n\n$$W_f = \\sum_i x_i \\tag{6}$$"),
        code("#| echo: false\nprint('only the output')", stream("only the output\n")),
        code("#| echo: false\n#| output: asis\nshow_doc(helper_fn)", result({"text/markdown": show_doc, "text/plain": "<x>"})),
        code("#| hide\nsecret_cell = 1"), code("#| include: false\nexcluded_cell = 2"),
@@ -67,6 +67,7 @@ def test_build_renders_what_quarto_would(site):
     assert "secret_cell" not in a and "excluded_cell" not in a          # hide, include: false
     assert "silenced_cell" in a and "silenced output" not in a          # output: false
     assert 'id="helper_fn"' in a and "show_doc" not in a and "target=" not in a.split("</nav>", 2)[-1].replace('target="_blank"', "")
+    assert 'href="https://doi.org/10.1023/A:1025667309714"' in a
     assert 'href="b.html#section-b"' in a and 'href="b.html"' in a and ".ipynb" not in a
     assert '<a href="tutorials/t.html">Tutorial</a>' in a                # sidebar from _quarto.yml
     assert 'href="../a.html"' in (site / "tutorials" / "t.html").read_text()

@@ -102,6 +102,7 @@ def apply_options(nb: dict):
 def resolve_link(url: str, src: str, here: str, pages: dict, base: str) -> str:
     "A link as it must read on page `here` (built from notebook `src`): notebooks and site URLs -> relative .html."
     parts = urlsplit(url)
+    if parts.scheme == "doi": return "https://doi.org/" + url[4:]  # pandoc autolinks "doi:10..." as a URI
     if base and url.startswith(base): target = parts.path[len(urlsplit(base).path):] or "index.html"
     elif parts.scheme or parts.netloc or url.startswith(("#", "/")) or not parts.path: return url
     else:
