@@ -51,7 +51,7 @@ def front_matter(nb: dict) -> dict:
         src = "".join(c["source"]).strip()
         if c["cell_type"] == "raw" and src.startswith("---"):
             del nb["cells"][i]
-            return yaml.safe_load(src.strip("-\n")) or {}
+            return yaml.safe_load(src.split("\n", 1)[-1].rsplit("---", 1)[0]) or {}
         if src and not src.startswith("<!--"): break
     return {}
 
