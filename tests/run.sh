@@ -3,7 +3,7 @@
 #   1. the exported package is in sync with the notebooks, the notebooks are clean, README is current;
 #   2. pytest over tests/ (references: Weka, scikit-learn, scikit-multilearn; properties; bad input);
 #   3. nbval over nbs/ and tutorials/ (every cell runs; cells marked NBVAL_CHECK_OUTPUT must match);
-#   4. the documentation pages build.
+#   4. the documentation pages build and read correctly in a browser (tools/check_pages.py).
 # With CI=true, a test that would skip because Weka or the Mulan data is missing fails instead.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -35,8 +35,8 @@ step "3/4 nbval nbs/ tutorials/"
 dirs=$(for d in nbs tutorials; do [ -d "$d" ] && echo "$d"; done)
 "$PY" -m pytest --nbval-lax -q -p no:cacheprovider $dirs || status=1
 
-step "4/4 documentation pages"
-"$PY" tools/build_docs.py || status=1
+step "4/4 documentation pages: built offline, then opened in headless Chromium and checked"
+"$PY" tools/build_docs.py && "$PY" tools/check_pages.py _docs || status=1
 
 step "done: $([ $status -eq 0 ] && echo PASSED || echo FAILED)"
 exit $status

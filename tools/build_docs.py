@@ -1,62 +1,240 @@
-"""Build the documentation site: stage the notebooks for Quarto, then render.
+"""Build the documentation site: stage the notebooks with nbdev, then render them.
 
-1. `nbdev.serve.proc_nbs` processes the chapters in nbs/ (show_doc, `#| hide`, ...) into `_proc/`;
-2. the tutorials are copied to `_proc/tutorials/` and the top-level `_quarto.yml` (the site: sidebar
-   sections, MathJax) to `_proc/_quarto.yml`;
-3. with Quarto on PATH, `quarto render _proc` writes the site to `_proc/_docs/`; without it (Quarto
-   cannot be installed everywhere), every staged notebook is rendered to standalone HTML with
-   nbconvert (MathJax included) into `_docs/`, so the pages can still be checked.
+1. `nbdev.serve.proc_nbs` processes the chapters in nbs/ (show_doc, `#| hide`, front matter, doc links)
+   into `_proc/`; the tutorials get the same nbdev processors into `_proc/tutorials/`, and the
+   top-level `_quarto.yml` (site, sidebar sections, MathJax) is copied to `_proc/_quarto.yml`.
+2. `--quarto` renders `_proc` with Quarto (`_proc/_docs/`): the published site (.github/workflows/deploy.yaml).
+3. Without `--quarto` (Quarto cannot be installed everywhere) the same staged notebooks are rendered
+   offline into `_docs/`, doing what Quarto would do with them: the front matter becomes the page
+   title and summary; cell options are honoured (`include: false`, `echo: false`, `output: false`,
+   `output: asis`; `#|` lines never shown); pandoc reads the notebook (so show_doc's Quarto link
+   attributes are parsed, not printed) and writes HTML through tools/docs_template.html with a sidebar
+   built from `_quarto.yml`; links to notebooks or to the published site become relative `.html`
+   links; figures are extracted beside each page; MathJax is Debian's libjs-mathjax, copied into
+   `_docs/mathjax/`, so equations typeset offline. tools/check_pages.py then checks the pages in Chromium.
 
-    python tools/build_docs.py            # stage and render
-    python tools/build_docs.py --stage    # stage only (what a Quarto machine renders)
+    python tools/build_docs.py            # stage and render offline into _docs/
+    python tools/build_docs.py --stage    # stage only
+    python tools/build_docs.py --quarto   # stage and render with Quarto (CI deploy)
 """
-import shutil, subprocess, sys
+import json, os, posixpath, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
+
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+TEMPLATE = Path(__file__).with_name("docs_template.html")
+MATHJAX = Path(os.environ.get("RELIEFFML_MATHJAX", "/usr/share/javascript/mathjax"))
+PANDOC_IN = "ipynb+link_attributes+fenced_divs+bracketed_spans+gfm_auto_identifiers"
 
 
 def stage() -> Path:
+    "Process nbs/ with `proc_nbs` and tutorials/ with the same nbdev processors into `_proc/`."
     from nbdev.serve import proc_nbs
+    from nbdev.serve_drv import main as proc_one
+    from nbdev.processors import FilterDefaults
+    os.chdir(ROOT)
     cache = proc_nbs(str(ROOT / "nbs"), n_workers=0)
     tut = cache / "tutorials"
     tut.mkdir(exist_ok=True)
-    for nb in sorted((ROOT / "tutorials").glob("*.ipynb")): shutil.copy(nb, tut / nb.name)
+    for nb in sorted((ROOT / "tutorials").glob("*.ipynb")): proc_one((nb, tut / nb.name, FilterDefaults))
     shutil.copy(ROOT / "_quarto.yml", cache / "_quarto.yml")
     return cache
 
 
-CELL_KEYS = {"code": {"cell_type", "id", "metadata", "source", "outputs", "execution_count"},
-             "markdown": {"cell_type", "id", "metadata", "source", "attachments"},
-             "raw": {"cell_type", "id", "metadata", "source", "attachments"}}
+# ---- notebook preprocessing (before pandoc) -------------------------------------------------------
+
+def front_matter(nb: dict) -> dict:
+    "Pop the raw `---` YAML cell nbdev's FrontmatterProc writes; return its fields (empty if none)."
+    for i, c in enumerate(nb["cells"]):
+        src = "".join(c["source"]).strip()
+        if c["cell_type"] == "raw" and src.startswith("---"):
+            del nb["cells"][i]
+            return yaml.safe_load(src.split("\n", 1)[-1].rsplit("---", 1)[0]) or {}
+        if src and not src.startswith("<!--"): break
+    return {}
 
 
-def _html(nb_path: Path, dest: Path):
-    "One notebook to standalone HTML with nbconvert, dropping the processing-only keys nbdev adds to cells."
-    import json, nbformat
-    from nbconvert import HTMLExporter
-    raw = json.loads(nb_path.read_text())
-    for c in raw["cells"]:
-        for k in set(c) - CELL_KEYS.get(c["cell_type"], set(c)): del c[k]
-        c.get("metadata", {}).pop("execution", None)
-    body, _ = HTMLExporter().from_notebook_node(nbformat.reads(json.dumps(raw), as_version=4))
-    dest.mkdir(parents=True, exist_ok=True)
-    (dest / (nb_path.stem + ".html")).write_text(body)
+def cell_options(src: str) -> tuple[dict, str]:
+    "Split Quarto/nbdev `#|` option lines off the top of a cell: (options, remaining source)."
+    lines, opts = src.splitlines(), {}
+    while lines and lines[0].lstrip().startswith("#|"):
+        opt = lines.pop(0).lstrip()[2:].strip()
+        if ":" in opt: opts.update(yaml.safe_load(opt) or {})
+        elif opt: opts.update({w: True for w in opt.split()})
+    return opts, "\n".join(lines)
 
 
-def render(cache: Path) -> Path:
-    if shutil.which("quarto"):
-        subprocess.run(["quarto", "render", str(cache)], check=True)
-        return cache / "_docs"
-    out = ROOT / "_docs"
-    for nb in sorted(cache.glob("*.ipynb")) + sorted((cache / "tutorials").glob("*.ipynb")):
-        _html(nb, out / nb.relative_to(cache).parent)
+def _asis_markdown(out: dict) -> str:
+    "What Quarto's `output: asis` puts into the page for one output: its markdown (or stream) text."
+    data = out.get("data", {})
+    txt = data.get("text/markdown", out.get("text", data.get("text/plain", "")))
+    return "".join(txt)
+
+
+def apply_options(nb: dict):
+    "Honour cell options as Quarto does; every cell left has no `#|` line and valid execution counts."
+    cells = []
+    for n, c in enumerate(nb["cells"], 1):
+        if c["cell_type"] != "code": cells.append(c); continue
+        opts, src = cell_options("".join(c["source"]))
+        if opts.get("hide") or opts.get("include") is False: continue
+        c["source"] = "" if opts.get("echo") is False else src
+        if opts.get("output") is False: c["outputs"] = []
+        asis = [_asis_markdown(o) for o in c["outputs"]] if opts.get("output") == "asis" else []
+        if asis: c["outputs"] = []
+        if c["source"].strip() or c["outputs"]: cells.append(c)
+        cells += [{"cell_type": "markdown", "id": f"{c.get('id', n)}-asis{i}", "metadata": {}, "source": md}
+                  for i, md in enumerate(asis) if md.strip()]
+        c["execution_count"] = n
+        for o in c["outputs"]:
+            if "execution_count" in o: o["execution_count"] = n
+    keys = {"code": {"cell_type", "id", "metadata", "source", "outputs", "execution_count"}}
+    for c in cells:  # drop the processing-only keys nbdev adds (pandoc refuses unknown cell keys)
+        for k in set(c) - keys.get(c["cell_type"], {"cell_type", "id", "metadata", "source", "attachments"}): del c[k]
+        c["metadata"].pop("execution", None)
+    nb["cells"] = cells
+
+
+# ---- links and sidebar ----------------------------------------------------------------------------
+
+def resolve_link(url: str, src: str, here: str, pages: dict, base: str) -> str:
+    "A link as it must read on page `here` (built from notebook `src`): notebooks and site URLs -> relative .html."
+    parts = urlsplit(url)
+    if parts.scheme == "doi": return "https://doi.org/" + url[4:]  # pandoc autolinks "doi:10..." as a URI
+    if base and url.startswith(base): target = parts.path[len(urlsplit(base).path):] or "index.html"
+    elif parts.scheme or parts.netloc or url.startswith(("#", "/")) or not parts.path: return url
+    else:
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(src), parts.path))
+        if path not in pages: return url
+        target = pages[path]["out"]
+    rel = posixpath.relpath(target, posixpath.dirname(here) or ".")
+    return rel + (f"#{parts.fragment}" if parts.fragment else "")
+
+
+DROP = object()
+class Splice(list): "Elements that replace one element in its parent list."
+
+
+def _walk(x, f):
+    "Apply `f` to every pandoc AST element (dict with 't'), bottom-up; `f` returns an element, DROP or a Splice."
+    if isinstance(x, list):
+        out = []
+        for y in (_walk(e, f) for e in x):
+            if isinstance(y, Splice): out += y
+            elif y is not DROP: out.append(y)
+        return out
+    if isinstance(x, dict):
+        x = {k: _walk(v, f) for k, v in x.items()}
+        return f(x) if "t" in x else x
+    return x
+
+
+def _symbol(inlines) -> str | None:
+    "The Python name a show_doc heading (`### ReliefFML.fit`) documents, else None: its anchor is the name."
+    if not all(i["t"] in ("Str", "Code") for i in inlines): return None
+    text = "".join(i["c"] if i["t"] == "Str" else i["c"][1] for i in inlines)
+    return text if re.fullmatch(r"[A-Za-z_][\w.]*", text) else None
+
+
+def fix_ast(ast: dict, link) -> dict:
+    """Resolve Link/Image targets with `link`; drop the empty code blocks `echo: false` leaves; unwrap the
+    markdown-cell divs, so their headings are the page's sections (and enter the table of contents)."""
+    def f(el):
+        if el["t"] in ("Link", "Image"): el["c"][2][0] = link(el["c"][2][0])
+        if el["t"] == "CodeBlock" and not el["c"][1].strip(): return DROP
+        if el["t"] == "Div" and {"cell", "markdown"} <= set(el["c"][0][1]): return Splice(el["c"][1])
+        if el["t"] == "Header" and (name := _symbol(el["c"][2])): el["c"][1][0] = name.lower()
+        return el
+    return _walk(ast, f)
+
+
+def sidebar(site: dict, pages: dict, here: str) -> str:
+    "The navigation: the `_quarto.yml` navbar links and sidebar sections, as HTML for page `here`."
+    from html import escape
+    def a(nb, text=None):
+        p = pages.get(nb)
+        if p is None: raise ValueError(f"_quarto.yml: sidebar entry {nb!r} is not a staged notebook")
+        cur = ' aria-current="page"' if p["out"] == here else ""
+        return f'<a href="{posixpath.relpath(p["out"], posixpath.dirname(here) or ".")}"{cur}>{escape(text or p.get("title", nb))}</a>'
+    def items(entries):
+        out = []
+        for e in entries:
+            if isinstance(e, str): out.append(f"<li>{a(e)}</li>")
+            else: out.append(f'<li class="section"><span>{escape(e["section"])}</span><ul>{items(e["contents"])}</ul></li>')
+        return "".join(out)
+    web = site.get("website", {})
+    top = "".join(a(e["href"], e["text"]) for e in web.get("navbar", {}).get("left", []))
+    return (f'<div class="site-title">{a("index.ipynb", web.get("title"))}</div><div class="navbar">{top}</div>'
+            f'<ul>{items(web.get("sidebar", {}).get("contents", []))}</ul>')
+
+
+# ---- rendering ------------------------------------------------------------------------------------
+
+def _mathjax_ignore(d, names):
+    "Copy only what the TeX input and SVG output need (no web fonts: SVG works from file:// too)."
+    keep = {"jax/output": {"SVG"}, "jax/output/SVG/fonts": {"TeX"}, "localization": {"en"},
+            "config": {"TeX-AMS_SVG.js", "local"}}
+    rel = Path(d).relative_to(MATHJAX).as_posix()
+    if rel == ".": return {"unpacked", "test", "fonts"} & set(names)
+    return set(names) - keep[rel] if rel in keep else set()
+
+
+def render_page(src: str, nb: dict, pages: dict, site: dict, out: Path, base: str):
+    "One staged notebook to `out/<its output file>` with pandoc and tools/docs_template.html."
+    here, p = pages[src]["out"], pages[src]
+    dest = out / here
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    def run(args, inp):
+        r = subprocess.run(["pandoc", *args], input=inp, cwd=dest.parent, capture_output=True, text=True)
+        if r.returncode: raise RuntimeError(f"pandoc failed on {src}: {r.stderr.strip()}")
+        return r.stdout
+    up = posixpath.relpath(".", posixpath.dirname(here) or ".")
+    with tempfile.TemporaryDirectory() as tmp:
+        meta, nav = Path(tmp) / "meta.yaml", Path(tmp) / "nav.html"
+        # title and summary are read as markdown with the notebook's extensions (so `$x$` is math there too)
+        meta.write_text(yaml.safe_dump({k: p[k] for k in ("title", "description") if p.get(k)}, allow_unicode=True))
+        nav.write_text(sidebar(site, pages, here))
+        ast = json.loads(run(["-f", PANDOC_IN, "-t", "json", f"--metadata-file={meta}",
+                              f"--extract-media={Path(here).stem}_files", "-"], json.dumps(nb)))
+        ast = fix_ast(ast, lambda u: resolve_link(u, src, here, pages, base))
+        run(["-f", "json", "-t", "html5", "--standalone", f"--template={TEMPLATE}", "--toc", "--toc-depth=3",
+             f"--mathjax={up}/mathjax/MathJax.js?config=TeX-AMS_SVG", f"--include-before-body={nav}",
+             "--wrap=none", "-o", dest.name], json.dumps(ast))
+
+
+def render_offline(cache: Path, out: Path = ROOT / "_docs") -> Path:
+    "Every staged notebook (chapters, then tutorials) to HTML in `out`, with MathJax copied beside them."
+    from nbdev.config import get_config
+    cfg = get_config()
+    base = f"{cfg.doc_host.rstrip('/')}{cfg.doc_baseurl.rstrip('/')}/"
+    if not (MATHJAX / "MathJax.js").exists():
+        raise SystemExit(f"MathJax not found at {MATHJAX}: install Debian's libjs-mathjax or set RELIEFFML_MATHJAX")
+    site = yaml.safe_load((cache / "_quarto.yml").read_text())
+    pages, nbs = {}, {}
+    for path in sorted(cache.glob("*.ipynb")) + sorted((cache / "tutorials").glob("*.ipynb")):
+        src, nb = path.relative_to(cache).as_posix(), json.loads(path.read_text())
+        fm = front_matter(nb)
+        apply_options(nb)
+        out_file = posixpath.join(posixpath.dirname(src), fm.get("output-file") or path.stem + ".html")
+        pages[src], nbs[src] = dict(fm, out=out_file), nb
+    if out.exists(): shutil.rmtree(out)
+    shutil.copytree(MATHJAX, out / "mathjax", ignore=_mathjax_ignore)
+    for src, nb in nbs.items(): render_page(src, nb, pages, site, out, base)
     return out
+
+
+def render_quarto(cache: Path) -> Path:
+    if not shutil.which("quarto"): raise SystemExit("--quarto: quarto is not on PATH")
+    subprocess.run(["quarto", "render", str(cache)], check=True)
+    return cache / "_docs"
 
 
 if __name__ == "__main__":
     cache = stage()
     if "--stage" in sys.argv: print(f"staged in {cache}")
     else:
-        out = render(cache)
-        print(f"{len(list(out.rglob('*.html')))} pages in {out}")
+        out = render_quarto(cache) if "--quarto" in sys.argv else render_offline(cache)
+        pages = [p for p in out.rglob("*.html") if "mathjax" not in p.relative_to(out).parts]
+        print(f"{len(pages)} pages in {out}")

@@ -1,0 +1,105 @@
+"""The offline docs build and the browser check, on small synthetic pages.
+
+A tiny staged site (what nbdev's proc_nbs writes: a raw front-matter cell, `#|` options, show_doc's
+Quarto link attributes, links to notebooks and to the published site, a figure) is built with
+tools/build_docs.py and must pass tools/check_pages.py in Chromium; then one hand-written page per
+defect must fail it with the matching message.
+"""
+import base64, json, os, shutil, sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import build_docs, check_pages  # noqa: E402
+
+PNG = base64.b64encode(bytes.fromhex(  # a 1x1 red PNG
+    "89504e470d0a1a0a0000000d49484452000000010000000108020000009077"
+    "53de0000000c4944415478da63f8cfc000000301010018dd8db00000000049454e44ae426082")).decode()
+
+
+def _missing():
+    if not shutil.which("pandoc"): return "pandoc"
+    if not (build_docs.MATHJAX / "MathJax.js").exists(): return "libjs-mathjax"
+    try: check_pages.browser()
+    except SystemExit: return "chromium"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    if (what := _missing()):
+        if os.environ.get("CI", "").lower() == "true": pytest.fail(f"required in CI: {what}")
+        pytest.skip(f"{what} not installed")
+    tmp = tmp_path_factory.mktemp("docs")
+    cache = tmp / "_proc"
+    (cache / "tutorials").mkdir(parents=True)
+    def nb(path, title, *cells):
+        fm = {"cell_type": "raw", "metadata": {}, "source": f"---\ntitle: {title}\ndescription: 'Summary of {title}, with $x^2$.'\n---\n"}
+        (cache / path).write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [fm, *cells]}))
+    md = lambda s: {"cell_type": "markdown", "metadata": {}, "source": s}
+    code = lambda s, *outs: {"cell_type": "code", "metadata": {}, "execution_count": None, "source": s, "outputs": list(outs)}
+    result = lambda data: {"output_type": "execute_result", "execution_count": None, "metadata": {}, "data": data}
+    stream = lambda t: {"output_type": "stream", "name": "stdout", "text": t}
+    show_doc = ('---\n\n[source](https://github.com/relieffml/relieffml/blob/main/x.py#L1){target="_blank" '
+                'style="float:right; font-size:smaller"}\n\n### helper_fn\n\n```python\ndef helper_fn(x)\n```\n\n*Doc.*')
+    nb("index.ipynb", "Home", md("See [chapter A](a.ipynb) and the [tutorial](tutorials/t.ipynb)."))
+    nb("a.ipynb", "Chapter A",
+       md("## Section A\n\nThe prior $P_l = \\frac{C_l + s}{N + 2s}$, see [B](b.ipynb#section-b), "
+          "[B on the site](https://relieffml.github.io/relieffml/b.html), doi:10.1023/A:1025667309714 and `helper_fn` [below](#helper_fn).\n\n$$W_f = \\sum_i x_i \\tag{6}$$"),
+       code("#| echo: false\nprint('only the output')", stream("only the output\n")),
+       code("#| echo: false\n#| output: asis\nshow_doc(helper_fn)", result({"text/markdown": show_doc, "text/plain": "<x>"})),
+       code("#| hide\nsecret_cell = 1"), code("#| include: false\nexcluded_cell = 2"),
+       code("#| output: false\nsilenced_cell = 3", stream("silenced output\n")),
+       code("x = 1\nx", result({"text/plain": "1"}), {"output_type": "display_data", "metadata": {}, "data": {"image/png": PNG, "text/plain": "<Figure>"}}))
+    nb("b.ipynb", "Chapter B", md("## Section B\n\nBack to [A](a.ipynb#section-a)."))
+    nb("tutorials/t.ipynb", "Tutorial", md("Uses [chapter A](../a.ipynb) and [B](https://relieffml.github.io/relieffml/b.html#section-b)."))
+    (cache / "_quarto.yml").write_text("website:\n  title: demo\n  navbar:\n    left:\n      - text: Tutorials\n        href: tutorials/t.ipynb\n"
+                                       "  sidebar:\n    contents:\n      - index.ipynb\n      - section: Chapters\n        contents: [a.ipynb, b.ipynb]\n"
+                                       "      - section: Tutorials\n        contents: [tutorials/t.ipynb]\n")
+    return build_docs.render_offline(cache, tmp / "_docs")
+
+
+def test_build_renders_what_quarto_would(site):
+    a = (site / "a.html").read_text()
+    assert '<h1 class="title">Chapter A</h1>' in a and "Summary of Chapter A" in a
+    assert "only the output" in a and "print(" not in a                 # echo: false
+    assert "secret_cell" not in a and "excluded_cell" not in a          # hide, include: false
+    assert "silenced_cell" in a and "silenced output" not in a          # output: false
+    assert 'id="helper_fn"' in a and "show_doc" not in a and "target=" not in a.split("</nav>", 2)[-1].replace('target="_blank"', "")
+    assert 'href="https://doi.org/10.1023/A:1025667309714"' in a
+    assert 'href="b.html#section-b"' in a and 'href="b.html"' in a and ".ipynb" not in a
+    assert '<a href="tutorials/t.html">Tutorial</a>' in a                # sidebar from _quarto.yml
+    assert 'href="../a.html"' in (site / "tutorials" / "t.html").read_text()
+    assert len(list(site.glob("a_files/*.png"))) == 1
+
+
+def test_built_pages_pass_the_browser_check(site):
+    res = check_pages.check(site)
+    assert set(res) == {"index.html", "a.html", "b.html", "tutorials/t.html"}
+    assert res == {p: [] for p in res}
+
+
+DEFECTS = {
+    "raw TeX in the text": "<p>The weight $W_f = \\sum_i x_i$ is untouched.</p>",
+    "untypeset TeX": '<p>A prior <span class="math inline">\\(P_l\\)</span>.</p>',
+    "visible cell option": "<pre><code>#| echo: false\nshow_doc(f)</code></pre>",
+    "Quarto-only markup": '<p><a href="https://github.com/x">source</a>{target="_blank" style="float:right"}</p>',
+    "link to a notebook": '<p><a href="a.ipynb">A</a></p>',
+    "broken link": '<p><a href="nowhere.html">gone</a></p>',
+    "link to the published site": '<p><a href="https://relieffml.github.io/relieffml/a.html">A</a></p>',
+    "missing image": '<p><img src="a_files/nothing.png" alt="x"></p>',
+    "missing anchor": '<p><a href="b.html#no-such-section">B</a></p>',
+}
+
+
+@pytest.mark.parametrize("expected", list(DEFECTS))
+def test_check_fails_on_each_defect(site, expected, tmp_path):
+    page = site / f"defect_{list(DEFECTS).index(expected)}.html"
+    page.write_text(f"<!DOCTYPE html><html><head><title>x</title></head><body><main>{DEFECTS[expected]}</main></body></html>")
+    try: found = check_pages.check(site, [page])[page.name]
+    finally: page.unlink()
+    tex = ("MathJax did not run", "untypeset TeX", "raw TeX")  # one TeX defect may show in several ways
+    assert any(expected in d for d in found), found
+    assert all(expected in d or (expected.startswith(tex) and d.startswith(tex)) for d in found), found
+    assert found[0].startswith(check_pages.WARN) == (expected == "missing anchor")

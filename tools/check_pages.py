@@ -1,0 +1,125 @@
+"""Check the built documentation pages as a reader sees them: each page is opened in headless Chromium,
+MathJax runs, and the DOM after it is inspected for
+
+* raw TeX left untypeset (a math span MathJax did not replace, TeX delimiters or commands in the prose,
+  a MathJax/TeX error),
+* a visible `#|` cell-option line,
+* Quarto-only attribute text (`{target="_blank" ...}`, `{.class}`, `{#id}`, `:::` fences),
+* a broken internal link (a relative link to a missing file or anchor, a link to a notebook, or a link
+  to the published site that should have been made relative),
+* a missing image (a relative `src` with no file, or one the browser could not load).
+
+    python tools/check_pages.py _docs                                   # every page; exit 1 on a defect
+    python tools/check_pages.py _docs --screenshots DIR index.html ...  # also save screenshots
+"""
+import argparse, os, re, shutil, subprocess, sys, tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from bs4 import BeautifulSoup
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--virtual-time-budget=20000"]
+SITE_URL = "https://relieffml.github.io/relieffml/"
+NOT_SHOWN = ("script", "style", "svg", "title", "head", "noscript")
+TEX = re.compile(r"\\[()\[\]]|\$\$|\$[^$\s][^$\n]*\$|\\(frac|sum|prod|mathrm|mathcal|mathbf|begin|end|left|right|"
+                 r"sqrt|cdot|qquad|tag|lvert|rvert|alpha|beta|lambda|delta|Delta|in|le|ge|neq|approx)\b")
+WARN = "warning: "  # reported, not failed on (unless --strict): e.g. nbdev's links to helpers with no show_doc
+OPTION_LINE = re.compile(r"(^|\n)[ \t]*#\|")
+QUARTO_ATTR = re.compile(r"\{(?:[.#][A-Za-z][\w-]*|[A-Za-z][\w-]*=)[^{}\n]*\}|(^|\n)[ \t]*:::")
+
+
+def browser() -> str:
+    for name in [os.environ.get("CHROME", ""), "chromium", "chromium-browser", "google-chrome"]:
+        if name and shutil.which(name): return shutil.which(name)
+    raise SystemExit("no Chromium found: install Debian's chromium or set CHROME")
+
+
+def chrome(page: Path, *args: str, timeout: int = 90) -> str:
+    "Run headless Chromium on `page` with a fresh profile; return its stdout."
+    with tempfile.TemporaryDirectory() as profile:
+        r = subprocess.run([browser(), *FLAGS, f"--user-data-dir={profile}", *args, page.resolve().as_uri()],
+                           capture_output=True, text=True, timeout=timeout)
+    if r.returncode: raise RuntimeError(f"chromium failed on {page}: {r.stderr[-500:]}")
+    return r.stdout
+
+
+def visible_text(soup, skip_code=False) -> str:
+    "The text a reader sees: no scripts, styles or MathJax output (and no code, if asked)."
+    soup = BeautifulSoup(str(soup), "html.parser")
+    drop = list(NOT_SHOWN) + (["pre", "code"] if skip_code else [])
+    for el in soup.find_all(drop): el.decompose()
+    for el in soup.select('[class^="MathJax"], [class*=" MathJax"]'): el.decompose()
+    return soup.get_text()
+
+
+def _ids(page: Path, cache={}) -> set:
+    if page not in cache: cache[page] = {el["id"] for el in BeautifulSoup(page.read_text(), "html.parser").find_all(id=True)}
+    return cache[page]
+
+
+def defects(page: Path, dom: str, site: Path) -> list[str]:
+    "Everything wrong with one rendered page (`dom`: Chromium's DOM after load and MathJax)."
+    soup, out = BeautifulSoup(dom, "html.parser"), []
+    body = soup.body or soup
+    maths = body.select("span.math")
+    if maths and body.get("data-mathjax") != "done": out.append("MathJax did not run")
+    for m in maths:
+        if not m.select('[class^="MathJax"]'): out.append(f"untypeset TeX: {m.get_text()[:60]!r}")
+    if body.select(".MathJax_Error, .merror, [class*=noError], [data-mjx-error]"): out.append("MathJax reported a TeX error")
+    prose = visible_text(body, skip_code=True)
+    for m in TEX.finditer(prose): out.append(f"raw TeX in the text: {prose[max(0, m.start()-20):m.end()+20]!r}")
+    text = visible_text(body)
+    for m in OPTION_LINE.finditer(text): out.append(f"visible cell option: {text[m.start():m.start()+60].strip()!r}")
+    for m in QUARTO_ATTR.finditer(prose): out.append(f"Quarto-only markup shown: {m.group(0)[:60]!r}")
+    for a in body.find_all("a", href=True):
+        href = a["href"]
+        if href.startswith(SITE_URL): out.append(f"link to the published site, not the page beside it: {href}"); continue
+        u = urlsplit(href)
+        if u.scheme or u.netloc: continue
+        target = (page.parent / unquote(u.path)).resolve() if u.path else page.resolve()
+        if u.path.endswith(".ipynb"): out.append(f"link to a notebook: {href}")
+        elif not target.is_file() or site.resolve() not in target.parents: out.append(f"broken link: {href}")
+        elif u.fragment and u.fragment not in _ids(target): out.append(f"{WARN}missing anchor (the page exists): {href}")
+    for img in body.find_all("img"):
+        src = img.get("src", "")
+        u = urlsplit(src)
+        if not src: out.append("image without src")
+        elif img.get("data-broken"): out.append(f"image did not load: {src[:80]}")
+        elif not (u.scheme or u.netloc) and not (page.parent / unquote(u.path)).is_file(): out.append(f"missing image: {src}")
+    return list(dict.fromkeys(out))
+
+
+def check(site: Path, pages=None, workers: int = 2) -> dict:
+    "Map each page (relative path) to its defects."
+    site = Path(site)
+    pages = pages or sorted(p for p in site.rglob("*.html") if "mathjax" not in p.relative_to(site).parts)
+    def one(p): return p.relative_to(site).as_posix(), defects(p, chrome(p, "--dump-dom"), site)
+    with ThreadPoolExecutor(workers) as ex: return dict(ex.map(one, pages))
+
+
+def screenshot(page: Path, png: Path, size="1280,1600"):
+    png.parent.mkdir(parents=True, exist_ok=True)
+    chrome(page, f"--window-size={size}", f"--screenshot={png.resolve()}")
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("site", type=Path)
+    ap.add_argument("--screenshots", type=Path, help="directory for screenshots of the pages named after it")
+    ap.add_argument("shots", nargs="*", help="pages (relative to site) to screenshot")
+    ap.add_argument("--strict", action="store_true", help="fail on warnings (missing anchors) too")
+    a = ap.parse_intermixed_args()
+    if not a.site.is_dir(): raise SystemExit(f"site: {a.site} is not a directory (run tools/build_docs.py first)")
+    if a.shots and not a.screenshots: raise SystemExit("shots: pages to screenshot need --screenshots DIR")
+    for s in a.shots: screenshot(a.site / s, a.screenshots / (Path(s).stem + ".png"))
+    res = check(a.site)
+    bad = {p: [d for d in ds if a.strict or not d.startswith(WARN)] for p, ds in res.items()}
+    for p, ds in res.items():
+        if not ds: continue
+        print(f"{'FAIL' if bad[p] else 'ok  '} {p}")
+        for d in ds[:15]: print(f"   {d}")
+        if len(ds) > 15: print(f"   ... and {len(ds) - 15} more")
+    print(f"{sum(not d for d in bad.values())}/{len(res)} pages pass")
+    sys.exit(1 if any(bad.values()) else 0)
