@@ -1,5 +1,6 @@
 """Every ranker as a scikit-learn citizen: check_estimator (with the checks that cannot apply documented),
 Pipeline and GridSearchCV, pandas / sparse / MultiLabelDataset input, selection and bad input."""
+import dataclasses
 import warnings
 import numpy as np
 import pandas as pd
@@ -51,10 +52,15 @@ def ds():
 
 @pytest.mark.parametrize("make", [lambda: ReliefFML(n_samples=None), lambda: RFML(), lambda: RFML(mutual=True), lambda: ReliefF()])
 def test_input_forms_agree(ds, make):
-    "numpy, pandas (categoricals ⇒ nominal), sparse and MultiLabelDataset give the same weights."
+    """numpy, pandas, sparse and MultiLabelDataset give the same weights - on data with missing values and
+    zeros, so the sparse form stores explicit NaN and leaves zeros implicit (no fallback: every form is fitted)."""
+    X = ds.X.copy(); X[::7, 3] = np.nan; X[::3, 5] = 0.0
+    ds = dataclasses.replace(ds, X=X)
     w_np = make().fit(ds.X, ds.Y).weights_
     w_ds = make().fit(ds).weights_
-    w_sp = make().fit(sp.csr_matrix(np.nan_to_num(ds.X)), ds.Y).weights_ if not np.isnan(ds.X).any() else w_np
+    Xsp = sp.csr_matrix(ds.X)
+    assert np.isnan(Xsp.data).sum() == np.isnan(X).sum() and Xsp.nnz < X.size
+    w_sp = make().fit(Xsp, ds.Y).weights_
     frame = pd.DataFrame(ds.X, columns=ds.feature_names)
     est = make().fit(frame, pd.DataFrame(ds.Y))
     np.testing.assert_allclose(w_ds, w_np); np.testing.assert_allclose(w_sp, w_np); np.testing.assert_allclose(est.weights_, w_np)
