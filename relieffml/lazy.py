@@ -406,6 +406,10 @@ class MLkNN(_LazyLearner):
 
     Attributes
     ----------
+    n_neighbors_ : int
+        The neighbour count used (`n_neighbors`, or the deprecated `k` when set); all four learners.
+    classes_ : list of Q ndarrays [0, 1]
+        scikit-learn's multi-label form (as `KNeighborsClassifier` on a 2-D y); all four learners.
     prior_ : ndarray (Q,)
         P(H_1^l), eq. (1).
     cond_true_, cond_false_ : ndarray (Q, k+1)
