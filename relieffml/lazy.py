@@ -246,6 +246,15 @@ def _simplex_qp(A, alpha):
             alpha[j] = 0.0; free[j] = False
             for i in range(k): alpha[i] = max(alpha[i], 0.0)
 
+# %% ../nbs/20_lazy.ipynb #6fa8bbac
+def _check_gram_range(Xs, w=None):
+    "ValueError when a scaled query row is so far out that MLC-WkNN's squared distances, eq. (10), overflow."
+    with np.errstate(over='ignore', invalid='ignore'):
+        size = 4 * (np.square(np.abs(np.nan_to_num(Xs)) + 1) * (1.0 if w is None else w)).sum(1)
+    bad = np.flatnonzero(~np.isfinite(size))
+    if bad.size: raise ValueError(f"X row {bad[0]} lies so far outside the training range that MLC-WkNN's "
+                                  "squared distances (eq. 10) overflow float64")
+
 # %% ../nbs/20_lazy.ipynb #7859bbc5
 @numba.njit(**NJIT_PARALLEL)
 def _mlcw_driver(Xq, Xn, idx, is_nominal, nomf, missnom, w, mode, reg, alpha):
@@ -261,6 +270,7 @@ def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=No
     "Reconstruction weights α (n×k) of eq. (9) for scaled query rows `Xs` and their neighbours `idx`."
     w = feature_weights_or_ones(weights, prep.Xn.shape[1])
     Xs = np.ascontiguousarray(Xs, dtype=np.float64)
+    _check_gram_range(Xs, w)
     mode = distance_mode(prep, 2, weights is not None, prep.has_missing or bool(np.isnan(Xs).any()))
     alpha = np.empty(idx.shape, np.float64)
     with numba_threads(n_jobs):
@@ -284,6 +294,17 @@ def _as_query(X, n_features:int, names=None, name:str='the learner')->np.ndarray
     if X.shape[1] != n_features: raise ValueError(f"X has {X.shape[1]} features, but {name} is expecting {n_features} features as input (as fitted)")
     if np.isinf(X).any(): raise ValueError("X contains infinite values; use NaN for missing values")
     return np.ascontiguousarray(X)
+
+# %% ../nbs/20_lazy.ipynb #0794bb7a
+def _scaled_query(prep:Prepared, X)->np.ndarray:
+    "`prep.apply(X)`, or a ValueError naming the first entry of X whose scaled value overflows float64."
+    with np.errstate(over='ignore'): Xs = prep.apply(X)
+    bad = np.argwhere(np.isinf(Xs))
+    if len(bad):
+        i, f = bad[0]
+        raise ValueError(f"X[{i}, {f}] = {X[i, f]:g} lies so far outside the training range of feature {f} "
+                         f"(min {prep.lo[f]:g}) that its scaled value overflows float64")
+    return Xs
 
 # %% ../nbs/20_lazy.ipynb #8d4bdade
 _TARGET_HINT = {'multiclass': "Only binary classification is supported (each label 0/1; one-hot encode classes). ",
@@ -364,7 +385,7 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def _query(self, X)->np.ndarray:
         check_is_fitted(self, 'prep_')
-        return self.prep_.apply(_as_query(X, self.n_features_in_, getattr(self, 'feature_names_in_', None), type(self).__name__))
+        return _scaled_query(self.prep_, _as_query(X, self.n_features_in_, getattr(self, 'feature_names_in_', None), type(self).__name__))
 
     def _query_neighbors(self, Xs)->np.ndarray:
         return knn_query(self.prep_, Xs, self.n_neighbors_, self.metric, self.feature_weights_, n_jobs=self.n_jobs)[0][:, 0]

@@ -428,3 +428,19 @@ def test_k_is_a_deprecated_alias_of_n_neighbors(Est):
     assert clone(Est(k=4)).get_params()["k"] == 4 and Est(5).n_neighbors == 5       # positional: n_neighbors
     with pytest.raises(ValueError, match="'k' parameter"): Est(k=0).fit(X, Y)
     with pytest.raises(ValueError, match="n_neighbors=41 exceeds"): Est(n_neighbors=41).fit(X, Y)
+
+
+@pytest.mark.parametrize("Est", [MLkNN, BRkNN, DMLkNN, MLCWkNN])
+def test_query_scaling_beyond_float64_is_refused(Est):
+    "A finite query whose scaled value overflows (1e308 against a 1e-5 range) is a ValueError, not inf distances."
+    rng = np.random.default_rng(0)
+    X, Y = rng.random((20, 2)) * 1e-5, (rng.random((20, 2)) < 0.5).astype(np.uint8)
+    m = Est(n_neighbors=3).fit(X, Y)
+    with pytest.raises(ValueError, match=r"X\[1, 0\] = 1e\+308 lies so far outside the training range of feature 0"):
+        m.predict_proba([[0.0, 0.0], [1e308, 0.0]])
+    if Est is MLCWkNN:                                       # squares distances, eq. (10): refused earlier
+        assert np.isfinite(m.predict_proba([[1e140, 0.0]])).all()
+        with pytest.raises(ValueError, match="X row 0 lies so far outside the training range that MLC-WkNN"):
+            m.predict_proba([[1e300, 0.0]])
+    else:                                                    # far outside, but representable: scores as usual
+        assert np.isfinite(m.predict_proba([[1e300, 0.0]])).all()

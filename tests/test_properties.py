@@ -151,15 +151,22 @@ LEARNERS = {"MLkNN": MLkNN, "BRkNN-a": BRkNN, "BRkNN-b": lambda **kw: BRkNN(vari
 
 @pytest.mark.parametrize("name", list(LEARNERS))
 @FAST
-@given(prob=problems())
-def test_learners_finite(name, prob):
-    "Scores of the training rows (and of new rows spanning the range) are finite probabilities; never a ValueError."
+@given(prob=problems(), q=arrays(np.float64, (2, 4), elements=st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from(SPECIAL)))
+def test_learners_finite(name, prob, q):
+    """Scores of the training rows (and of midpoints between them) are finite probabilities, never a ValueError;
+    any other finite query rows get finite scores or the ValueError that says they lie too far outside the
+    training range (scaled beyond float64, or for MLC-WkNN squared distances beyond it)."""
     X, Y, _ = prob
     est = LEARNERS[name](n_neighbors=2).fit(X, Y)
     Xq = np.r_[X, X[::-1] / 2 + X / 2]                # midpoints (in halves: no overflow) stay in the range
     S, P = est.predict_proba(Xq), est.predict(Xq)
     assert np.isfinite(S).all() and (S >= -1e-12).all() and (S <= 1 + 1e-12).all(), S
     assert set(np.unique(P)) <= {0, 1}
+    try: S = est.predict_proba(q[:, :X.shape[1]])
+    except ValueError as e:
+        assert "lies so far outside the training range" in str(e), e
+        return
+    assert np.isfinite(S).all() and (S >= -1e-12).all() and (S <= 1 + 1e-12).all(), S
 
 
 @pytest.mark.xfail(strict=True, reason="RReliefF._fit (relieffml/rrelieff.py, nbs/04_rrelieff.ipynb) scales the target "
