@@ -38,8 +38,14 @@ def _scale(X, lo, rng, is_nominal):
     out = np.array(X, dtype=np.float64, order='C', copy=True)
     shift = np.where(num, lo, 0.0)
     div = np.where(num & (rng > 0), rng, 1.0)
-    out -= shift                                   # in place: no N×D temporaries
-    out /= div
+    with np.errstate(over='ignore', invalid='ignore'):
+        out -= shift                               # in place: no N×D temporaries
+        out /= div
+        top, bot = np.fmax.reduce(out, axis=0, initial=np.nan), np.fmin.reduce(out, axis=0, initial=np.nan)
+    # x − lo beyond float64 (a range stored halved, rng < 0, or a query far outside it): redo those columns
+    # in halves, which is exact in floating point, so (x/2 − lo/2)/(r/2) is (x − lo)/r wherever that is finite
+    for f in np.flatnonzero(num & (rng != 0) & ((rng < 0) | np.isinf(top) | np.isinf(bot))):
+        out[:, f] = (X[:, f] / 2 - lo[f] / 2) / (-rng[f] if rng[f] < 0 else rng[f] / 2)
     const = np.flatnonzero(num & (rng == 0))
     if const.size: out[:, const] = np.where(np.isnan(out[:, const]), np.nan, 0.0)
     return out
@@ -55,9 +61,12 @@ def prepare(X, nominal, n_values=None)->Prepared:
     with np.errstate(invalid='ignore'):                   # column-wise, NaN (missing) ignored
         mn, mx = np.fmin.reduce(X, axis=0, initial=np.nan), np.fmax.reduce(X, axis=0, initial=np.nan)
     seen = ~np.isnan(mn)                                   # the feature has a known value
-    wide = seen & ~nominal & ~(np.abs(mx - mn) < 1e-6)     # Weka treats a range under 1e-6 as constant
+    with np.errstate(over='ignore'): span = mx - mn       # inf when e.g. ±1e308 overflow float64
+    wide = seen & ~nominal & ~(np.abs(span) < 1e-6)        # Weka treats a range under 1e-6 as constant
     lo = np.where(seen & ~nominal, mn, 0.0)
-    rng = np.where(wide, mx - mn, 0.0)
+    rng = np.where(wide, span, 0.0)
+    over = np.isinf(rng)                                   # store −(max/2 − min/2): `_scale` works in halves
+    rng[over] = -(mx[over] / 2 - mn[over] / 2)
     for f in np.flatnonzero(nominal):
         col = X[:, f]
         n = nv[f] if nv[f] > 0 else max(len(np.unique(col[~np.isnan(col)])), 1)

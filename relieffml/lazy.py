@@ -11,12 +11,13 @@ __all__ = ['LAZY_CONSTRAINTS', 'naive_query_neighbors', 'naive_train_neighbors',
 
 # %% ../nbs/20_lazy.ipynb #7c1b2807
 from numbers import Integral, Real
-import dataclasses, itertools
+import dataclasses, itertools, warnings
 import numpy as np
 import numba
 import pandas as pd
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import Interval, StrOptions
 from .config import NJIT, NJIT_PARALLEL, numba_threads
@@ -245,6 +246,15 @@ def _simplex_qp(A, alpha):
             alpha[j] = 0.0; free[j] = False
             for i in range(k): alpha[i] = max(alpha[i], 0.0)
 
+# %% ../nbs/20_lazy.ipynb #6fa8bbac
+def _check_gram_range(Xs, w=None):
+    "ValueError when a scaled query row is so far out that MLC-WkNN's squared distances, eq. (10), overflow."
+    with np.errstate(over='ignore', invalid='ignore'):
+        size = 4 * (np.square(np.abs(np.nan_to_num(Xs)) + 1) * (1.0 if w is None else w)).sum(1)
+    bad = np.flatnonzero(~np.isfinite(size))
+    if bad.size: raise ValueError(f"X row {bad[0]} lies so far outside the training range that MLC-WkNN's "
+                                  "squared distances (eq. 10) overflow float64")
+
 # %% ../nbs/20_lazy.ipynb #7859bbc5
 @numba.njit(**NJIT_PARALLEL)
 def _mlcw_driver(Xq, Xn, idx, is_nominal, nomf, missnom, w, mode, reg, alpha):
@@ -260,6 +270,7 @@ def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=No
     "Reconstruction weights α (n×k) of eq. (9) for scaled query rows `Xs` and their neighbours `idx`."
     w = feature_weights_or_ones(weights, prep.Xn.shape[1])
     Xs = np.ascontiguousarray(Xs, dtype=np.float64)
+    _check_gram_range(Xs, w)
     mode = distance_mode(prep, 2, weights is not None, prep.has_missing or bool(np.isnan(Xs).any()))
     alpha = np.empty(idx.shape, np.float64)
     with numba_threads(n_jobs):
@@ -268,7 +279,7 @@ def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=No
     return alpha
 
 # %% ../nbs/20_lazy.ipynb #e194cd30
-def _as_query(X, n_features:int, names=None)->np.ndarray:
+def _as_query(X, n_features:int, names=None, name:str='the learner')->np.ndarray:
     "Validated float64 query rows (NumPy, pandas, sparse or a dataset) with `n_features` columns (named `names`)."
     if hasattr(X, 'X') and hasattr(X, 'Y') and hasattr(X, 'nominal'): X = X.X
     elif isinstance(X, pd.DataFrame):
@@ -278,20 +289,53 @@ def _as_query(X, n_features:int, names=None)->np.ndarray:
     elif sp.issparse(X): X = X.toarray()
     try: X = np.asarray(X, dtype=np.float64)
     except (TypeError, ValueError) as e: raise ValueError(f"X must be numeric (NaN for missing values): {e}") from None
-    if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got shape {X.shape}; use X.reshape(1, -1) for one instance")
+    if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got shape {X.shape}; Reshape your data with X.reshape(1, -1) for one instance")
     if X.shape[0] < 1: raise ValueError("X has no instances (0 rows)")
-    if X.shape[1] != n_features: raise ValueError(f"X has {X.shape[1]} features, but the learner was fitted with {n_features}")
+    if X.shape[1] != n_features: raise ValueError(f"X has {X.shape[1]} features, but {name} is expecting {n_features} features as input (as fitted)")
     if np.isinf(X).any(): raise ValueError("X contains infinite values; use NaN for missing values")
     return np.ascontiguousarray(X)
 
+# %% ../nbs/20_lazy.ipynb #0794bb7a
+def _scaled_query(prep:Prepared, X)->np.ndarray:
+    "`prep.apply(X)`, or a ValueError naming the first entry of X whose scaled value overflows float64."
+    with np.errstate(over='ignore'): Xs = prep.apply(X)
+    bad = np.argwhere(np.isinf(Xs))
+    if len(bad):
+        i, f = bad[0]
+        raise ValueError(f"X[{i}, {f}] = {X[i, f]:g} lies so far outside the training range of feature {f} "
+                         f"(min {prep.lo[f]:g}) that its scaled value overflows float64")
+    return Xs
+
+# %% ../nbs/20_lazy.ipynb #8d4bdade
+_TARGET_HINT = {'multiclass': "Only binary classification is supported (each label 0/1; one-hot encode classes). ",
+                'continuous': "Unknown label type: continuous. ", 'continuous-multioutput': "Unknown label type: continuous. ",
+                'unknown': "Unknown label type: unknown. "}
+
+def _as_labels(Y, n:int)->np.ndarray:
+    "`as_label_matrix`, whose ValueError also names scikit-learn's target type when Y is multiclass, continuous or objects."
+    try: return as_label_matrix(Y, n)
+    except ValueError as e:
+        try: hint = _TARGET_HINT.get(type_of_target(Y), '')
+        except (ValueError, TypeError): hint = ''
+        raise ValueError(hint + str(e)) from None
+
 # %% ../nbs/20_lazy.ipynb #d8d900a0
 LAZY_CONSTRAINTS = {
-    'k': [Interval(Integral, 1, None, closed='left')],
+    'n_neighbors': [Interval(Integral, 1, None, closed='left')],
+    'k': [None, Interval(Integral, 1, None, closed='left')],      # deprecated alias of n_neighbors
     'feature_weights': [None, 'array-like'],
     'metric': [StrOptions(set(METRICS))],
     'nominal': [StrOptions({'auto'}), 'array-like'],
     'n_jobs': [None, Integral],
 }
+
+# %% ../nbs/20_lazy.ipynb #11a1e2df
+def _neighbour_count(est)->int:
+    "`est.n_neighbors`, or the deprecated alias `est.k` (with a FutureWarning) when that is set."
+    if getattr(est, 'k', None) is None: return est.n_neighbors
+    warnings.warn(f"{type(est).__name__}: k is deprecated and will be removed in the next release; use "
+                  f"n_neighbors={est.k} instead", FutureWarning, stacklevel=3)
+    return est.k
 
 # %% ../nbs/20_lazy.ipynb #31ea2729
 class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
@@ -304,12 +348,15 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         self._validate_params()
         Xv, info = as_features(X, self.nominal)
         if Y is None and info['dataset'] is not None: Y = info['dataset'].Y
-        if Y is None: raise ValueError("Y is required (or pass a MultiLabelDataset as X)")
-        Y = as_label_matrix(Y, Xv.shape[0])
+        if Y is None: raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None "
+                                       "(pass Y, or a MultiLabelDataset as X)")
+        Y = _as_labels(Y, Xv.shape[0])
+        self.n_neighbors_ = _neighbour_count(self)
         self._check_k(Xv.shape[0])
         self.feature_weights_ = self._check_weights(Xv.shape[1])
         self.prep_, self.Y_ = prepare(Xv, info['nominal'], info['n_values']), Y
         self.n_features_in_, self.n_outputs_ = Xv.shape[1], Y.shape[1]
+        self.classes_ = [np.arange(2) for _ in range(Y.shape[1])]   # KNeighborsClassifier's multi-label form
         if 'frame_columns' in info: self.feature_names_in_ = info['frame_columns']
         elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_
         self.label_names_ = info['label_names']
@@ -321,14 +368,14 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return self._decide(self._query(X))
 
     def predict_proba(self, X)->np.ndarray:
-        "Label scores (float64 n×Q): each label's posterior or confidence; they also rank the labels."
+        "Label scores (float64 n×Q): P(label present) per label (MLPClassifier's multi-label form); they also rank the labels."
         return self._score(self._query(X))
 
     def _check_k(self, N:int):
         top = N - 1 if self._self_excluded else N
-        if self.k > top:
+        if self.n_neighbors_ > top:
             why = " (a training instance is not its own neighbour when the statistics are learned)" if self._self_excluded else ""
-            raise ValueError(f"k={self.k} exceeds the {top} training instances available as neighbours{why}")
+            raise ValueError(f"n_neighbors={self.n_neighbors_} exceeds the {top} training instances available as neighbours{why}")
 
     def _check_weights(self, D:int):
         if self.feature_weights is None: return None          # the unweighted kernels are faster
@@ -338,14 +385,14 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def _query(self, X)->np.ndarray:
         check_is_fitted(self, 'prep_')
-        return self.prep_.apply(_as_query(X, self.n_features_in_, getattr(self, 'feature_names_in_', None)))
+        return _scaled_query(self.prep_, _as_query(X, self.n_features_in_, getattr(self, 'feature_names_in_', None), type(self).__name__))
 
     def _query_neighbors(self, Xs)->np.ndarray:
-        return knn_query(self.prep_, Xs, self.k, self.metric, self.feature_weights_, n_jobs=self.n_jobs)[0][:, 0]
+        return knn_query(self.prep_, Xs, self.n_neighbors_, self.metric, self.feature_weights_, n_jobs=self.n_jobs)[0][:, 0]
 
     def _train_neighbors(self)->np.ndarray:
         N = self.prep_.Xn.shape[0]             # knn_pools never returns a row as its own neighbour
-        return knn_pools(self.prep_, np.arange(N), np.ones(N, np.uint8), self.k, self.metric,
+        return knn_pools(self.prep_, np.arange(N), np.ones(N, np.uint8), self.n_neighbors_, self.metric,
                          self.feature_weights_, self.n_jobs)[0][:, 0]
 
     def __sklearn_tags__(self):
@@ -353,6 +400,8 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         tags.input_tags.allow_nan = tags.input_tags.sparse = True
         tags.target_tags.required = tags.target_tags.multi_output = True
         tags.classifier_tags.multi_label = True
+        tags.target_tags.single_output = False          # a 1-D y is one label: predictions stay n×1
+        tags.classifier_tags.multi_class = False        # labels are 0/1
         return tags
 
 # %% ../nbs/20_lazy.ipynb #b5fe0a07
@@ -361,7 +410,7 @@ class MLkNN(_LazyLearner):
 
     Parameters
     ----------
-    k : int, default=10
+    n_neighbors : int, default=10
         Number of neighbours.
     s : float, default=1
         Smoothing of the prior and likelihood estimates (1 = Laplace), eqs. (1)–(2).
@@ -373,9 +422,15 @@ class MLkNN(_LazyLearner):
         Nominal features (SPEC §0).
     n_jobs : int or None
         numba threads for the neighbour search.
+    k : int or None, default=None
+        Deprecated alias of `n_neighbors` (removed in the next release); when set it wins, with a FutureWarning.
 
     Attributes
     ----------
+    n_neighbors_ : int
+        The neighbour count used (`n_neighbors`, or the deprecated `k` when set); all four learners.
+    classes_ : list of Q ndarrays [0, 1]
+        scikit-learn's multi-label form (as `KNeighborsClassifier` on a 2-D y); all four learners.
     prior_ : ndarray (Q,)
         P(H_1^l), eq. (1).
     cond_true_, cond_false_ : ndarray (Q, k+1)
@@ -384,12 +439,13 @@ class MLkNN(_LazyLearner):
     _parameter_constraints = {**LAZY_CONSTRAINTS, 's': [Interval(Real, 0, None, closed='neither')]}
     _self_excluded = True
 
-    def __init__(self, k=10, s=1.0, feature_weights=None, metric='heom', nominal='auto', n_jobs=None):
-        self.k, self.s, self.feature_weights, self.metric, self.nominal, self.n_jobs = k, s, feature_weights, metric, nominal, n_jobs
+    def __init__(self, n_neighbors=10, s=1.0, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None):
+        self.n_neighbors, self.s, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, s, feature_weights, metric, nominal, n_jobs
+        self.k = k                                 # deprecated alias of n_neighbors
 
     def _learn(self):
         C = label_counts(self.Y_, self._train_neighbors())
-        self.prior_, self.cond_true_, self.cond_false_ = mlknn_tables(C, self.Y_, self.k, self.s)
+        self.prior_, self.cond_true_, self.cond_false_ = mlknn_tables(C, self.Y_, self.n_neighbors_, self.s)
 
     def _joint(self, Xs):
         C = label_counts(self.Y_, self._query_neighbors(Xs))
@@ -409,24 +465,25 @@ class BRkNN(_LazyLearner):
 
     Parameters
     ----------
-    k : int, default=10
+    n_neighbors : int, default=10
         Number of neighbours.
     variant : {"a", "b"}, default="a"
         "a": labels held by at least half of the neighbours, else the most frequent one;
         "b": the m most frequent labels, m = rounded mean label-set size of the neighbours, eq. (5).
-    feature_weights, metric, nominal, n_jobs
+    feature_weights, metric, nominal, n_jobs, k
         As in `MLkNN`.
     """
     _parameter_constraints = {**LAZY_CONSTRAINTS, 'variant': [StrOptions({'a', 'b'})]}
 
-    def __init__(self, k=10, variant='a', feature_weights=None, metric='heom', nominal='auto', n_jobs=None):
-        self.k, self.variant, self.feature_weights, self.metric, self.nominal, self.n_jobs = k, variant, feature_weights, metric, nominal, n_jobs
+    def __init__(self, n_neighbors=10, variant='a', feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None):
+        self.n_neighbors, self.variant, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, variant, feature_weights, metric, nominal, n_jobs
+        self.k = k                                 # deprecated alias of n_neighbors
 
     def _learn(self): pass
 
-    def _decide(self, Xs): return brknn_decide(label_counts(self.Y_, self._query_neighbors(Xs)), self.k, self.variant)
+    def _decide(self, Xs): return brknn_decide(label_counts(self.Y_, self._query_neighbors(Xs)), self.n_neighbors_, self.variant)
 
-    def _score(self, Xs): return label_counts(self.Y_, self._query_neighbors(Xs)) / self.k
+    def _score(self, Xs): return label_counts(self.Y_, self._query_neighbors(Xs)) / self.n_neighbors_
 
 # %% ../nbs/20_lazy.ipynb #2a02b30a
 class DMLkNN(_LazyLearner):
@@ -434,13 +491,13 @@ class DMLkNN(_LazyLearner):
 
     Parameters
     ----------
-    k : int, default=10
+    n_neighbors : int, default=10
         Number of neighbours.
     s : float, default=1
         Smoothing, eqs. (1) and (8).
     delta : int, default=6
         Tolerance on the other labels' neighbour counts, eq. (7) (Mulan's value).
-    feature_weights, metric, nominal, n_jobs
+    feature_weights, metric, nominal, n_jobs, k
         As in `MLkNN`.
 
     Attributes
@@ -456,9 +513,9 @@ class DMLkNN(_LazyLearner):
                               'delta': [Interval(Integral, 0, None, closed='left')]}
     _self_excluded = True
 
-    def __init__(self, k=10, s=1.0, delta=6, feature_weights=None, metric='heom', nominal='auto', n_jobs=None):
-        self.k, self.s, self.delta, self.feature_weights = k, s, delta, feature_weights
-        self.metric, self.nominal, self.n_jobs = metric, nominal, n_jobs
+    def __init__(self, n_neighbors=10, s=1.0, delta=6, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None):
+        self.n_neighbors, self.s, self.delta, self.feature_weights = n_neighbors, s, delta, feature_weights
+        self.metric, self.nominal, self.n_jobs, self.k = metric, nominal, n_jobs, k
 
     def _learn(self):
         N = self.Y_.shape[0]
@@ -480,7 +537,7 @@ class MLCWkNN(_LazyLearner):
 
     Parameters
     ----------
-    k : int, default=10
+    n_neighbors : int, default=10
         Number of neighbours.
     reg : float, default=1e-3
         Ridge reg·tr(G) added to the local Gram matrix so that the weights are unique, eq. (9).
@@ -489,8 +546,9 @@ class MLCWkNN(_LazyLearner):
     """
     _parameter_constraints = {**LAZY_CONSTRAINTS, 'reg': [Interval(Real, 0, None, closed='neither')]}
 
-    def __init__(self, k=10, reg=1e-3, feature_weights=None, metric='heom', nominal='auto', n_jobs=None):
-        self.k, self.reg, self.feature_weights, self.metric, self.nominal, self.n_jobs = k, reg, feature_weights, metric, nominal, n_jobs
+    def __init__(self, n_neighbors=10, reg=1e-3, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None):
+        self.n_neighbors, self.reg, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, reg, feature_weights, metric, nominal, n_jobs
+        self.k = k                                 # deprecated alias of n_neighbors
 
     def _learn(self): pass
 

@@ -202,10 +202,16 @@ class _Fixed(BaseEstimator):
     def fit(self, X, Y): self.ranking_ = np.arange(X.shape[1])[::-1]; self.weights_ = np.arange(X.shape[1]) * 1.; return self
 
 
-def test_progress_bar_runs():
+def test_progress_bar_runs(capsys):
+    "progress=True draws a tqdm bar over the folds (on stderr) and changes no result; progress=False draws none."
     X, Y = make_data(40)
-    df = evaluate(_Fixed(), knn(), (X, Y), folds=2, subset_fractions=(0.5,), metrics=("f1",), progress=True)
-    assert len(df) == 2
+    kw = dict(folds=2, subset_fractions=(0.5,), metrics=("f1",))
+    quiet = evaluate(_Fixed(), knn(), (X, Y), **kw)
+    assert "2/2" not in capsys.readouterr().err
+    df = evaluate(_Fixed(), knn(), (X, Y), progress=True, **kw)
+    err = capsys.readouterr().err
+    assert "data / _Fixed" in err and "2/2" in err and "100%" in err, err
+    pd.testing.assert_frame_equal(df, quiet)
 
 
 def test_evaluate_bad_input():

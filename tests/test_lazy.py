@@ -2,6 +2,7 @@
 documented differences), the naive transcriptions on random data with nominal features, missing values
 and feature weights, weighted distances against scikit-learn, hand-computed DML-kNN / MLC-WkNN cases, the
 simplex QP against scipy, scikit-learn integration and bad input."""
+import warnings
 import numpy as np
 import pandas as pd
 import pytest
@@ -51,7 +52,7 @@ def test_mlknn_equals_skmultilearn(name, data_home, skm):
     # scene has 9 pairs of identical rows: skmultilearn's "drop the first neighbour" may drop the twin
     Xtr, Ytr, Xte, Yte = split(load_dataset(name, data_home), dedupe=(name == "scene"))
     k, s = 10, 1.0
-    ours = MLkNN(k=k, s=s).fit(Xtr, Ytr)
+    ours = MLkNN(n_neighbors=k, s=s).fit(Xtr, Ytr)
     # HEOM on numeric data without missing values = Euclidean distance of the rows scaled by `prepare`
     ref = skm.MLkNN(k=k, s=s, ignore_first_neighbours=1).fit(ours.prep_.Xn, Ytr)
     assert np.array_equal(ours.prior_, ref._prior_prob_true)
@@ -96,7 +97,7 @@ def test_brknn_a_vs_skmultilearn(name, data_home, skm):
     """skmultilearn's BRkNNa predicts rint(conf): conf = 1/2 rounds to 0 and no fallback when nothing
     reaches 1/2. We follow the paper (>= 1/2, else the most confident label). Equal everywhere else."""
     Xtr, Ytr, Xte, Yte = split(load_dataset(name, data_home), dedupe=(name == "scene"))
-    ours = BRkNN(k=10, variant="a").fit(Xtr, Ytr)
+    ours = BRkNN(n_neighbors=10, variant="a").fit(Xtr, Ytr)
     ref = skm.BRkNNaClassifier(k=10).fit(ours.prep_.Xn, Ytr)
     P_ref = ref.predict(ours.prep_.apply(Xte)).toarray()
     conf = ours.predict_proba(Xte)
@@ -121,7 +122,7 @@ def test_brknn_b_vs_skmultilearn(name, data_home, skm):
     need not be its m most confident labels (and m = 0 selects all). Where its selection is a valid top-m
     set without a tie at the boundary, the predictions are equal; ours is always a top-m set."""
     Xtr, Ytr, Xte, Yte = split(load_dataset(name, data_home), dedupe=(name == "scene"))
-    ours = BRkNN(k=10, variant="b").fit(Xtr, Ytr)
+    ours = BRkNN(n_neighbors=10, variant="b").fit(Xtr, Ytr)
     ref = skm.BRkNNbClassifier(k=10).fit(ours.prep_.Xn, Ytr)
     P_ref = ref.predict(ours.prep_.apply(Xte)).toarray()
     P, conf = ours.predict(Xte), ours.predict_proba(Xte)
@@ -144,7 +145,7 @@ def test_brknn_b_skmultilearn_many_labels(skm):
     X, Q = rng.random((200, 3)), 300
     Y = (rng.random((200, Q)) < rng.random(Q) * 0.2 * (1 + X[:, :1])).astype(np.uint8)
     Xq = rng.random((30, 3))
-    ours = BRkNN(k=10, variant="b").fit(X, Y)
+    ours = BRkNN(n_neighbors=10, variant="b").fit(X, Y)
     P, conf = ours.predict(Xq), ours.predict_proba(Xq)
     P_ref = skm.BRkNNbClassifier(k=10).fit(ours.prep_.Xn, Y).predict(ours.prep_.apply(Xq)).toarray()
     m = np.rint(np.rint(conf * 10).sum(1) / 10).astype(int)
@@ -157,13 +158,13 @@ def test_brknn_b_skmultilearn_m_zero(skm):
     "m = 0 (neighbours mostly without labels): skmultilearn's slice [-0:] predicts every label, ours none."
     X = np.array([[0.0], [0.1], [0.2], [1.0]])
     Y = np.array([[0, 0, 0], [0, 0, 0], [1, 1, 0], [0, 1, 1]], np.uint8)
-    ours = BRkNN(k=3, variant="b").fit(X, Y)
+    ours = BRkNN(n_neighbors=3, variant="b").fit(X, Y)
     ref = skm.BRkNNbClassifier(k=3).fit(ours.prep_.Xn, Y)
     Xq = np.array([[0.05]])              # neighbours 0, 1, 2: label-set sizes 0, 0, 2 -> m = round(2/3) = 1
     assert ours.predict(Xq).tolist() == [[1, 0, 0]]
     Xq = np.array([[0.05], [0.06]])
     Y2 = np.array([[0, 0, 0], [0, 0, 0], [1, 0, 0], [0, 1, 1]], np.uint8)   # sizes 0, 0, 1 -> m = 0
-    ours = BRkNN(k=3, variant="b").fit(X, Y2)
+    ours = BRkNN(n_neighbors=3, variant="b").fit(X, Y2)
     ref = skm.BRkNNbClassifier(k=3).fit(ours.prep_.Xn, Y2)
     assert ours.predict(Xq).tolist() == [[0, 0, 0]] * 2
     assert ref.predict(ours.prep_.apply(Xq)).toarray().tolist() == [[1, 1, 1]] * 2
@@ -173,12 +174,12 @@ def test_brknn_a_differences_by_hand(skm):
     "conf exactly 1/2 and all conf below 1/2: the two cases where BRkNN-a departs from skmultilearn."
     X = np.array([[0.0], [0.1], [0.9], [1.0]])
     Y = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 0]], np.uint8)
-    ours = BRkNN(k=2, variant="a").fit(X, Y)
+    ours = BRkNN(n_neighbors=2, variant="a").fit(X, Y)
     ref = skm.BRkNNaClassifier(k=2).fit(ours.prep_.Xn, Y)
     Xq = np.array([[0.04]])              # neighbours 0, 1: conf (1/2, 1/2, 0)
     assert ours.predict(Xq).tolist() == [[1, 1, 0]]
     assert ref.predict(ours.prep_.apply(Xq)).toarray().tolist() == [[0, 0, 0]]
-    ours3 = BRkNN(k=3, variant="a").fit(X, Y)
+    ours3 = BRkNN(n_neighbors=3, variant="a").fit(X, Y)
     Xq = np.array([[0.5]])               # neighbours 0.1 (0.4), 0.9 (0.4), 0.0 or 1.0: conf all 1/3 -> first label
     assert ours3.predict_proba(Xq).max() < 0.5 and ours3.predict(Xq).sum() == 1
 
@@ -205,18 +206,18 @@ def test_learners_equal_naive(seed, k, weighted, metric):
     fw = w if (weighted and metric == "heom") else None   # naive_distance weights HEOM only
     kw = dict(feature_weights=fw, metric=metric, nominal=nom)
     p, r = naive_mlknn(X, Y, Xq, k, 1.0, nom, fw, metric)
-    m = MLkNN(k=k, **kw).fit(X, Y)
+    m = MLkNN(n_neighbors=k, **kw).fit(X, Y)
     assert np.array_equal(m.predict(Xq), p); np.testing.assert_allclose(m.predict_proba(Xq), r, atol=1e-12)
     for delta in (0, 1, k):
         p, r = naive_dmlknn(X, Y, Xq, k, 0.5, delta, nom, fw, metric)
-        m = DMLkNN(k=k, s=0.5, delta=delta, **kw).fit(X, Y)
+        m = DMLkNN(n_neighbors=k, s=0.5, delta=delta, **kw).fit(X, Y)
         assert np.array_equal(m.predict(Xq), p); np.testing.assert_allclose(m.predict_proba(Xq), r, atol=1e-12)
     for v in "ab":
         p, r = naive_brknn(X, Y, Xq, k, v, nom, fw, metric)
-        m = BRkNN(k=k, variant=v, **kw).fit(X, Y)
+        m = BRkNN(n_neighbors=k, variant=v, **kw).fit(X, Y)
         assert np.array_equal(m.predict(Xq), p); np.testing.assert_allclose(m.predict_proba(Xq), r, atol=1e-15)
     p, r = naive_mlcwknn(X, Y, Xq, min(k, 5), 1e-3, nom, fw, metric)
-    m = MLCWkNN(k=min(k, 5), **kw).fit(X, Y)
+    m = MLCWkNN(n_neighbors=min(k, 5), **kw).fit(X, Y)
     np.testing.assert_allclose(m.predict_proba(Xq), r, atol=1e-9)
     assert np.array_equal(m.predict(Xq), p)
 
@@ -224,7 +225,7 @@ def test_learners_equal_naive(seed, k, weighted, metric):
 def test_predict_on_training_rows_uses_the_row_itself():
     "Prediction never excludes a query that happens to be a training row (only fit's statistics do)."
     X, Y, _, nom, _ = random_problem(1, nominal=False, missing=0.0, dup=False)
-    br = BRkNN(k=1).fit(X, Y)
+    br = BRkNN(n_neighbors=1).fit(X, Y)
     assert np.array_equal(br.predict_proba(X), Y)
 
 
@@ -237,13 +238,13 @@ def test_weighted_neighbours_equal_sklearn(metric, sk_metric, root):
     Y = (rng.random((80, 4)) < 0.5).astype(np.uint8)
     w = rng.random(6)
     k = 7
-    br = BRkNN(k=k, feature_weights=w, metric=metric).fit(X, Y)
+    br = BRkNN(n_neighbors=k, feature_weights=w, metric=metric).fit(X, Y)
     s = w ** root
     nn = NearestNeighbors(n_neighbors=k, metric=sk_metric).fit(br.prep_.Xn * s)
     nb = nn.kneighbors(br.prep_.apply(Xq) * s, return_distance=False)
     np.testing.assert_allclose(br.predict_proba(Xq), Y[nb].sum(1) / k, atol=1e-15)
     # and the leave-one-out neighbours of the training rows
-    ml = MLkNN(k=k, feature_weights=w, metric=metric).fit(X, Y)
+    ml = MLkNN(n_neighbors=k, feature_weights=w, metric=metric).fit(X, Y)
     loo = nn.kneighbors(br.prep_.Xn * s, k + 1, return_distance=False)[:, 1:]
     assert all(set(a) == set(b) for a, b in zip(ml._train_neighbors(), loo))
 
@@ -253,8 +254,8 @@ def test_feature_weights_change_neighbours():
     X, Y, Xq, nom, _ = random_problem(2, nominal=False, missing=0.0)
     w = np.array([1.0, 0.0, 1.0, 1.0])
     for Est in (MLkNN, DMLkNN, MLCWkNN):
-        a = Est(k=4, feature_weights=w).fit(X, Y).predict_proba(Xq)
-        b = Est(k=4).fit(X[:, w > 0], Y).predict_proba(Xq[:, w > 0])
+        a = Est(n_neighbors=4, feature_weights=w).fit(X, Y).predict_proba(Xq)
+        b = Est(n_neighbors=4).fit(X[:, w > 0], Y).predict_proba(Xq[:, w > 0])
         np.testing.assert_allclose(a, b, atol=1e-12)
 
 
@@ -265,7 +266,7 @@ LINE_Y = np.array([[1, 0], [1, 0], [1, 1], [0, 1], [0, 1], [0, 1]], np.uint8)
 
 def test_dmlknn_hand():
     # leave-one-out counting vectors (k=2): (2,1) (2,1) (2,0) (1,2) (0,2) (0,2); query 0.4 -> (1,2)
-    m = DMLkNN(k=2, delta=0).fit(LINE_X, LINE_Y)
+    m = DMLkNN(n_neighbors=2, delta=0).fit(LINE_X, LINE_Y)
     assert sorted(map(tuple, m.patterns_.tolist())) == [(0, 2), (1, 2), (2, 0), (2, 1)]
     # delta = 0: only instance 3 matches; V = (0, 1), V' = (1, 0); sQ = 2, n = (3, 4), priors (1/2, 5/8)
     p_in = np.array([0.5 * 1 / 5, 5 / 8 * 2 / 6]); p_out = np.array([0.5 * 2 / 5, 3 / 8 * 1 / 4])
@@ -273,7 +274,7 @@ def test_dmlknn_hand():
     assert m.predict([[0.4]]).tolist() == [[0, 1]]
     # delta = 2 >= k: every instance is in M; V = c[l][C_t(l)] of ML-kNN: A: c[A][1] = 0, c'[A][1] = 1;
     # B: c[B][2] = 3, c'[B][2] = 0
-    m2 = DMLkNN(k=2, delta=2).fit(LINE_X, LINE_Y)
+    m2 = DMLkNN(n_neighbors=2, delta=2).fit(LINE_X, LINE_Y)
     p_in = np.array([0.5 * 1 / 5, 5 / 8 * 4 / 6]); p_out = np.array([0.5 * 2 / 5, 3 / 8 * 1 / 4])
     np.testing.assert_allclose(m2.predict_proba([[0.4]])[0], p_in / (p_in + p_out))
 
@@ -282,8 +283,8 @@ def test_dmlknn_large_delta_is_mlknn_counts():
     "delta >= k: V_l = c[l][C_t(l)], so DML-kNN's likelihood numerators are ML-kNN's counts (s·Q denominators)."
     X, Y, Xq, nom, _ = random_problem(7, n=60, Q=4, nominal=False, missing=0.0)
     k, s = 5, 1.0
-    dml = DMLkNN(k=k, delta=k, s=s).fit(X, Y)
-    ml = MLkNN(k=k, s=s).fit(X, Y)
+    dml = DMLkNN(n_neighbors=k, delta=k, s=s).fit(X, Y)
+    ml = MLkNN(n_neighbors=k, s=s).fit(X, Y)
     N, Q = Y.shape
     n1 = Y.sum(0)
     c1 = np.rint(ml.cond_true_ * (s * (k + 1) + n1[:, None]) - s)
@@ -299,7 +300,7 @@ def test_mlcwknn_hand():
     # 2-D: query at the centroid of three neighbours -> equal weights; the posterior is the label mean
     X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [5.0, 5.0]])
     Y = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], np.uint8)
-    m = MLCWkNN(k=3, reg=1e-12).fit(X, Y)
+    m = MLCWkNN(n_neighbors=3, reg=1e-12).fit(X, Y)
     idx, alpha = m.reconstruction_weights([[1 / 3, 1 / 3]])
     assert sorted(idx[0]) == [0, 1, 2]
     np.testing.assert_allclose(alpha, [[1 / 3] * 3], atol=1e-9)
@@ -311,7 +312,7 @@ def test_mlcwknn_hand():
     assert m.predict([[0.5, -0.2]]).tolist() == [[1, 1]]          # p = (1, 1/2): a tie predicts the label
     # coinciding neighbours share their weight equally (the ridge makes the solution unique)
     Xd = np.array([[0.0], [0.0], [1.0]]); Yd = np.array([[1], [0], [0]], np.uint8)
-    idx, alpha = MLCWkNN(k=2).fit(Xd, Yd).reconstruction_weights([[0.0]])
+    idx, alpha = MLCWkNN(n_neighbors=2).fit(Xd, Yd).reconstruction_weights([[0.0]])
     np.testing.assert_allclose(alpha, [[0.5, 0.5]], atol=1e-12)
 
 
@@ -334,7 +335,7 @@ def test_simplex_qp_equals_scipy_and_brute_force(seed, k, D):
 def test_mlcwknn_missing_values_weights_on_simplex():
     "With missing values the HEOM Gram matrix may be indefinite: it is shifted, the weights stay on the simplex."
     X, Y, Xq, nom, _ = random_problem(11, n=50, nq=20, missing=0.3)
-    idx, alpha = MLCWkNN(k=6, nominal=nom).fit(X, Y).reconstruction_weights(Xq)
+    idx, alpha = MLCWkNN(n_neighbors=6, nominal=nom).fit(X, Y).reconstruction_weights(Xq)
     assert (alpha >= 0).all() and np.allclose(alpha.sum(1), 1)
 
 
@@ -345,14 +346,14 @@ def test_inputs_pandas_sparse_dataset_single_row():
     dfq = pd.DataFrame(Xq, columns=list("abcd")); dfq["b"] = pd.Categorical.from_codes(Xq[:, 1].astype(int), ["x", "y", "z"])
     ds = MultiLabelDataset(X, Y, list("abcd"), ["p", "q", "r"], nom, [None, ["x", "y", "z"], None, None])
     for Est in LEARNERS:
-        ref = Est(k=4, nominal=nom).fit(X, Y)
+        ref = Est(n_neighbors=4, nominal=nom).fit(X, Y)
         P = ref.predict_proba(Xq)
-        m = Est(k=4).fit(df, Y)
+        m = Est(n_neighbors=4).fit(df, Y)
         np.testing.assert_allclose(m.predict_proba(dfq), P)
         assert list(m.feature_names_in_) == list("abcd")
         with pytest.raises(ValueError, match="fitted with"): m.predict(dfq.rename(columns={"a": "z"}))
-        np.testing.assert_allclose(Est(k=4).fit(ds).predict_proba(Xq), P)
-        np.testing.assert_allclose(Est(k=4, nominal=nom).fit(sp.csr_matrix(X), Y).predict_proba(sp.csr_matrix(Xq)), P)
+        np.testing.assert_allclose(Est(n_neighbors=4).fit(ds).predict_proba(Xq), P)
+        np.testing.assert_allclose(Est(n_neighbors=4, nominal=nom).fit(sp.csr_matrix(X), Y).predict_proba(sp.csr_matrix(Xq)), P)
         np.testing.assert_allclose(ref.predict_proba(Xq[:1]), P[:1])
         out = ref.predict(Xq)
         assert out.dtype == np.uint8 and out.shape == (len(Xq), 3) and set(np.unique(out)) <= {0, 1}
@@ -361,9 +362,9 @@ def test_inputs_pandas_sparse_dataset_single_row():
 def test_sklearn_integration():
     X, Y, _, nom, _ = random_problem(4, n=60, nominal=False, missing=0.0)
     for Est in (MLkNN, BRkNN, DMLkNN, MLCWkNN):
-        est = Est(k=3)
-        c = clone(est).set_params(k=5)
-        assert c.get_params()["k"] == 5 and est.k == 3
+        est = Est(n_neighbors=3)
+        c = clone(est).set_params(n_neighbors=5)
+        assert c.get_params()["n_neighbors"] == 5 and est.n_neighbors == 3
         sc = cross_val_score(est, X, Y, cv=KFold(3))
         assert sc.shape == (3,) and np.all((0 <= sc) & (sc <= 1))
         assert est.__sklearn_tags__().target_tags.multi_output
@@ -372,25 +373,25 @@ def test_sklearn_integration():
 def test_n_jobs_does_not_change_results():
     X, Y, Xq, nom, w = random_problem(6, n=60, nq=30)
     for Est in (MLkNN, DMLkNN, MLCWkNN):
-        a = Est(k=5, nominal=nom, feature_weights=w, n_jobs=1).fit(X, Y).predict_proba(Xq)
-        b = Est(k=5, nominal=nom, feature_weights=w).fit(X, Y).predict_proba(Xq)
+        a = Est(n_neighbors=5, nominal=nom, feature_weights=w, n_jobs=1).fit(X, Y).predict_proba(Xq)
+        b = Est(n_neighbors=5, nominal=nom, feature_weights=w).fit(X, Y).predict_proba(Xq)
         assert np.array_equal(a, b)
 
 
 @pytest.mark.parametrize("Est", [MLkNN, BRkNN, DMLkNN, MLCWkNN])
 def test_bad_input(Est):
     X, Y, Xq, nom, _ = random_problem(8, n=12, nominal=False, missing=0.0)
-    with pytest.raises(ValueError, match="rows but X has"): Est(k=2).fit(X, Y[:-1])
-    with pytest.raises(ValueError, match="'k' parameter"): Est(k=0).fit(X, Y)
-    with pytest.raises(ValueError, match="exceeds the"): Est(k=13).fit(X, Y)
-    with pytest.raises(ValueError, match="feature_weights must have shape"): Est(k=2, feature_weights=[1, 2]).fit(X, Y)
-    with pytest.raises(ValueError, match="non-negative"): Est(k=2, feature_weights=[1, -1, 1, 1]).fit(X, Y)
-    with pytest.raises(ValueError, match="all zero"): Est(k=2, feature_weights=np.zeros(4)).fit(X, Y)
-    with pytest.raises(ValueError, match="only 0 and 1"): Est(k=2).fit(X, Y * 2)
-    with pytest.raises(ValueError, match="metric"): Est(k=2, metric="cosine").fit(X, Y)
-    with pytest.raises(NotFittedError): Est(k=2).predict(Xq)
-    m = Est(k=2).fit(X, Y)
-    with pytest.raises(ValueError, match="X has 3 features, but the learner was fitted with 4"): m.predict(Xq[:, :3])
+    with pytest.raises(ValueError, match="rows but X has"): Est(n_neighbors=2).fit(X, Y[:-1])
+    with pytest.raises(ValueError, match="'n_neighbors' parameter"): Est(n_neighbors=0).fit(X, Y)
+    with pytest.raises(ValueError, match="exceeds the"): Est(n_neighbors=13).fit(X, Y)
+    with pytest.raises(ValueError, match="feature_weights must have shape"): Est(n_neighbors=2, feature_weights=[1, 2]).fit(X, Y)
+    with pytest.raises(ValueError, match="non-negative"): Est(n_neighbors=2, feature_weights=[1, -1, 1, 1]).fit(X, Y)
+    with pytest.raises(ValueError, match="all zero"): Est(n_neighbors=2, feature_weights=np.zeros(4)).fit(X, Y)
+    with pytest.raises(ValueError, match="only 0 and 1"): Est(n_neighbors=2).fit(X, Y * 2)
+    with pytest.raises(ValueError, match="metric"): Est(n_neighbors=2, metric="cosine").fit(X, Y)
+    with pytest.raises(NotFittedError): Est(n_neighbors=2).predict(Xq)
+    m = Est(n_neighbors=2).fit(X, Y)
+    with pytest.raises(ValueError, match="X has 3 features, but .*kNN is expecting 4 features"): m.predict(Xq[:, :3])
     with pytest.raises(ValueError, match="2-D"): m.predict_proba(Xq[0])
     with pytest.raises(ValueError, match="infinite"): m.predict(np.full((1, 4), np.inf))
 
@@ -398,10 +399,48 @@ def test_bad_input(Est):
 def test_bad_parameters_specific():
     X, Y, *_ = random_problem(9, n=12, nominal=False, missing=0.0)
     with pytest.raises(ValueError, match="'s' parameter"): MLkNN(s=0).fit(X, Y)
-    with pytest.raises(ValueError, match="'variant' parameter"): BRkNN(k=2, variant="c").fit(X, Y)
-    with pytest.raises(ValueError, match="'delta' parameter"): DMLkNN(k=2, delta=-1).fit(X, Y)
-    with pytest.raises(ValueError, match="'reg' parameter"): MLCWkNN(k=2, reg=0).fit(X, Y)
+    with pytest.raises(ValueError, match="'variant' parameter"): BRkNN(n_neighbors=2, variant="c").fit(X, Y)
+    with pytest.raises(ValueError, match="'delta' parameter"): DMLkNN(n_neighbors=2, delta=-1).fit(X, Y)
+    with pytest.raises(ValueError, match="'reg' parameter"): MLCWkNN(n_neighbors=2, reg=0).fit(X, Y)
     # the leave-one-out learners need k <= N - 1; the others k <= N
-    with pytest.raises(ValueError, match="not its own neighbour"): MLkNN(k=12).fit(X, Y)
-    BRkNN(k=12).fit(X, Y); MLCWkNN(k=12).fit(X, Y)
-    with pytest.raises(ValueError, match="Y is required"): MLkNN(k=2).fit(X)
+    with pytest.raises(ValueError, match="not its own neighbour"): MLkNN(n_neighbors=12).fit(X, Y)
+    BRkNN(n_neighbors=12).fit(X, Y); MLCWkNN(n_neighbors=12).fit(X, Y)
+    with pytest.raises(ValueError, match="requires y to be passed"): MLkNN(n_neighbors=2).fit(X)
+
+
+# ---------------------------------------------------------------- n_neighbors, and the deprecated k
+@pytest.mark.parametrize("Est", [MLkNN, BRkNN, DMLkNN, MLCWkNN])
+def test_k_is_a_deprecated_alias_of_n_neighbors(Est):
+    "n_neighbors is the name (no warning); k still works for one release, wins when set, and warns."
+    X, Y, Xq, nom, _ = random_problem(10, n=40, nominal=False, missing=0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        new = Est(n_neighbors=4).fit(X, Y)
+        default = Est().fit(X, Y)
+    with pytest.warns(FutureWarning, match="use n_neighbors=4"):
+        old = Est(k=4).fit(X, Y)
+    assert Est().n_neighbors == 10 and default.n_neighbors_ == 10
+    assert old.n_neighbors_ == new.n_neighbors_ == 4 and old.n_neighbors == 10     # fit overwrites no parameter
+    np.testing.assert_array_equal(old.predict_proba(Xq), new.predict_proba(Xq))
+    assert not np.array_equal(old.predict_proba(Xq), default.predict_proba(Xq))     # so k was not ignored
+    with pytest.warns(FutureWarning):
+        assert Est(n_neighbors=7, k=4).fit(X, Y).n_neighbors_ == 4
+    assert clone(Est(k=4)).get_params()["k"] == 4 and Est(5).n_neighbors == 5       # positional: n_neighbors
+    with pytest.raises(ValueError, match="'k' parameter"): Est(k=0).fit(X, Y)
+    with pytest.raises(ValueError, match="n_neighbors=41 exceeds"): Est(n_neighbors=41).fit(X, Y)
+
+
+@pytest.mark.parametrize("Est", [MLkNN, BRkNN, DMLkNN, MLCWkNN])
+def test_query_scaling_beyond_float64_is_refused(Est):
+    "A finite query whose scaled value overflows (1e308 against a 1e-5 range) is a ValueError, not inf distances."
+    rng = np.random.default_rng(0)
+    X, Y = rng.random((20, 2)) * 1e-5, (rng.random((20, 2)) < 0.5).astype(np.uint8)
+    m = Est(n_neighbors=3).fit(X, Y)
+    with pytest.raises(ValueError, match=r"X\[1, 0\] = 1e\+308 lies so far outside the training range of feature 0"):
+        m.predict_proba([[0.0, 0.0], [1e308, 0.0]])
+    if Est is MLCWkNN:                                       # squares distances, eq. (10): refused earlier
+        assert np.isfinite(m.predict_proba([[1e140, 0.0]])).all()
+        with pytest.raises(ValueError, match="X row 0 lies so far outside the training range that MLC-WkNN"):
+            m.predict_proba([[1e300, 0.0]])
+    else:                                                    # far outside, but representable: scores as usual
+        assert np.isfinite(m.predict_proba([[1e300, 0.0]])).all()

@@ -1,19 +1,24 @@
 """Every ranker as a scikit-learn citizen: check_estimator (with the checks that cannot apply documented),
 Pipeline and GridSearchCV, pandas / sparse / MultiLabelDataset input, selection and bad input."""
+import dataclasses
 import warnings
 import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
-from sklearn.model_selection import GridSearchCV, KFold
-from sklearn.pipeline import make_pipeline
+from scipy import stats
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, KFold, cross_val_score, cross_validate
+from sklearn.pipeline import Pipeline, make_pipeline
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.estimator_checks import check_estimator
 from relieffml.data import make_multilabel_relevance
 from relieffml.reliefml import ReliefFML
 from relieffml.rfml import RFML
 from relieffml.relieff import ReliefF
 from relieffml.rrelieff import RReliefF
-from relieffml.lazy import MLkNN
+from relieffml.lazy import MLkNN, BRkNN, DMLkNN, MLCWkNN
+import relieffml.metrics as rm
 from relieffml.metrics import hamming_loss
 
 # Checks that cannot apply, and why:
@@ -51,10 +56,15 @@ def ds():
 
 @pytest.mark.parametrize("make", [lambda: ReliefFML(n_samples=None), lambda: RFML(), lambda: RFML(mutual=True), lambda: ReliefF()])
 def test_input_forms_agree(ds, make):
-    "numpy, pandas (categoricals ⇒ nominal), sparse and MultiLabelDataset give the same weights."
+    """numpy, pandas, sparse and MultiLabelDataset give the same weights - on data with missing values and
+    zeros, so the sparse form stores explicit NaN and leaves zeros implicit (no fallback: every form is fitted)."""
+    X = ds.X.copy(); X[::7, 3] = np.nan; X[::3, 5] = 0.0
+    ds = dataclasses.replace(ds, X=X)
     w_np = make().fit(ds.X, ds.Y).weights_
     w_ds = make().fit(ds).weights_
-    w_sp = make().fit(sp.csr_matrix(np.nan_to_num(ds.X)), ds.Y).weights_ if not np.isnan(ds.X).any() else w_np
+    Xsp = sp.csr_matrix(ds.X)
+    assert np.isnan(Xsp.data).sum() == np.isnan(X).sum() and Xsp.nnz < X.size
+    w_sp = make().fit(Xsp, ds.Y).weights_
     frame = pd.DataFrame(ds.X, columns=ds.feature_names)
     est = make().fit(frame, pd.DataFrame(ds.Y))
     np.testing.assert_allclose(w_ds, w_np); np.testing.assert_allclose(w_sp, w_np); np.testing.assert_allclose(est.weights_, w_np)
@@ -75,7 +85,7 @@ def test_pandas_categorical_is_nominal():
 
 
 def test_pipeline_and_grid_search(ds):
-    pipe = make_pipeline(ReliefFML(n_samples=None), MLkNN(k=5))
+    pipe = make_pipeline(ReliefFML(n_samples=None), MLkNN(n_neighbors=5))
     grid = GridSearchCV(pipe, {"relieffml__n_features_to_select": [2, 6], "relieffml__n_neighbors": [5, 10]},
                         cv=KFold(3, shuffle=True, random_state=0), scoring=lambda est, X, Y: -hamming_loss(Y, est.predict(X)))
     grid.fit(ds.X, ds.Y)
@@ -162,3 +172,115 @@ def test_random_state_spellings(ds, make):
     for bad in (-1, "seed"):
         with pytest.raises(ValueError, match="random_state"):
             make(bad).fit(ds)
+
+
+# ---------------------------------------------------------------- the lazy learners as scikit-learn classifiers
+# They are multi-label classifiers only, so scikit-learn's binary / multiclass checks cannot apply. Why, per check:
+LEARNER_NOT_APPLICABLE = {
+    # These fit a 1-D binary, multiclass or string target and expect 1-D predictions. A learner reads a 1-D
+    # 0/1 y as one label (predictions stay n×1) and refuses other values with a ValueError ("only 0 and 1");
+    # the sparse checks fail for the same multiclass y, not for sparse X (which is accepted).
+    "check_classifiers_train", "check_classifiers_classes", "check_classifiers_one_label",
+    "check_classifier_data_not_an_array", "check_estimators_dtypes", "check_fit2d_1feature",
+    "check_estimator_sparse_array", "check_estimator_sparse_matrix",
+    # predict returns the package's uint8 0/1 label matrix; these want a signed int / the targets' dtype.
+    "check_classifier_multioutput", "check_classifiers_multilabel_output_format_predict",
+    # SPEC §0: a dict inside X is bad input, a ValueError; scikit-learn wants a TypeError.
+    "check_dtype_object",
+}
+# BRkNN's confidences are neighbour shares and MLC-WkNN's posteriors convex weights of 0/1 labels: exactly 0 or 1
+# is a legitimate score; the check demands scores strictly inside (0, 1).
+STRICT_PROBA = {"check_classifiers_multilabel_output_format_predict_proba"}
+
+
+@pytest.mark.parametrize("est,allowed", [
+    (MLkNN(), LEARNER_NOT_APPLICABLE), (BRkNN(), LEARNER_NOT_APPLICABLE | STRICT_PROBA),
+    (BRkNN(variant="b"), LEARNER_NOT_APPLICABLE | STRICT_PROBA), (DMLkNN(), LEARNER_NOT_APPLICABLE),
+    (MLCWkNN(), LEARNER_NOT_APPLICABLE | STRICT_PROBA),
+], ids=["MLkNN", "BRkNN-a", "BRkNN-b", "DMLkNN", "MLCWkNN"])
+def test_learners_check_estimator(est, allowed):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(est, on_fail=None, on_skip=None)
+    failed = {r["check_name"] for r in results if r["status"] == "failed"}
+    assert failed <= allowed, failed - allowed
+    passed = {r["check_name"] for r in results if r["status"] == "passed"}
+    # the multi-label checks that do apply pass, among them the ones about this chapter's forms
+    assert {"check_classifiers_multilabel_representation_invariance", "check_n_features_in_after_fitting",
+            "check_requires_y_none", "check_classifier_not_supporting_multiclass", "check_fit2d_predict1d",
+            "check_classifiers_regression_target"} <= passed
+    assert len(passed) >= 40
+
+
+def learner_data(Q, n=120, seed=0):
+    "Every row has a label and every label is common, so scikit-learn's and Mulan's empty-set rules never differ."
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 5))
+    Y = (rng.random((n, Q)) < 0.3 + 0.5 * (X[:, :Q] > 0.5)).astype(np.uint8)
+    Y[Y.sum(1) == 0, 0] = 1
+    return X, Y
+
+
+# scikit-learn scorer -> the same measure computed independently on the fold's predictions
+SCORERS = {
+    "accuracy": lambda Yt, P, S: rm.subset_accuracy(Yt, P),
+    "f1_samples": lambda Yt, P, S: rm.f1(Yt, P),
+    "jaccard_samples": lambda Yt, P, S: rm.accuracy(Yt, P),
+    "precision_samples": lambda Yt, P, S: rm.precision(Yt, P),        # empty prediction: 0 in both
+    "recall_samples": lambda Yt, P, S: rm.recall(Yt, P),
+    "f1_micro": lambda Yt, P, S: rm.micro_f1(Yt, P),
+    "f1_macro": lambda Yt, P, S: rm.macro_f1(Yt, P),
+    "roc_auc": lambda Yt, P, S: np.mean([mannwhitney_auc(Yt[:, l], S[:, l]) for l in range(Yt.shape[1])]),
+    "average_precision": lambda Yt, P, S: np.mean([rm.pooled_auprc(Yt[:, [l]], S[:, [l]]) for l in range(Yt.shape[1])]),
+}
+
+
+def mannwhitney_auc(y, s):
+    "ROC AUC as the Mann-Whitney U statistic (ties count 1/2), from scipy."
+    return stats.mannwhitneyu(s[y == 1], s[y == 0]).statistic / ((y == 1).sum() * (y == 0).sum())
+
+
+@pytest.mark.parametrize("Q", [2, 4])
+@pytest.mark.parametrize("make", [lambda: MLkNN(n_neighbors=5), lambda: BRkNN(n_neighbors=5), lambda: BRkNN(n_neighbors=5, variant="b"),
+                                  lambda: DMLkNN(n_neighbors=5), lambda: MLCWkNN(n_neighbors=5)],
+                         ids=["MLkNN", "BRkNN-a", "BRkNN-b", "DMLkNN", "MLCWkNN"])
+def test_learner_scorers_equal_independent_measures(make, Q):
+    """Every scikit-learn multi-label scorer works in cross_validate (error_score='raise') and gives, fold by
+    fold, the value of relieffml.metrics (bipartitions) or of scipy's Mann-Whitney AUC / our AUPRC per label
+    (scores). Q = 2 matters: a classes_ of [0, 1] would make scikit-learn treat the target as binary."""
+    X, Y = learner_data(Q)
+    est = make().fit(X, Y)
+    assert len(est.classes_) == Q and all(np.array_equal(c, [0, 1]) for c in est.classes_)
+    assert type_of_target(est.classes_) == "multilabel-indicator"
+    cv = KFold(3, shuffle=True, random_state=0)
+    res = cross_validate(make(), X, Y, cv=cv, scoring=list(SCORERS), error_score="raise")
+    for f, (tr, te) in enumerate(cv.split(X)):
+        m = make().fit(X[tr], Y[tr])
+        P, S = m.predict(X[te]), m.predict_proba(X[te])
+        assert S.shape == (len(te), Q) and P.shape == (len(te), Q)
+        for name, ref in SCORERS.items():
+            np.testing.assert_allclose(res[f"test_{name}"][f], ref(Y[te], P, S), rtol=1e-12, err_msg=name)
+
+
+def test_cross_val_score_f1_samples_on_a_learner():
+    "The call that raised AttributeError (no classes_) before."
+    X, Y = learner_data(3)
+    sc = cross_val_score(MLkNN(), X, Y, scoring="f1_samples", cv=KFold(3), error_score="raise")
+    assert sc.shape == (3,) and np.isfinite(sc).all()
+
+
+def test_grid_search_pipeline_f1_samples():
+    "GridSearchCV over ReliefF-ML + ML-kNN picks from real scores, each equal to relieffml.metrics.f1 on its fold."
+    X, Y = learner_data(3, n=150)
+    X = np.c_[X, np.random.default_rng(1).random((150, 5))]             # five irrelevant features
+    pipe = Pipeline([("relieffml", ReliefFML(n_samples=None)), ("mlknn", MLkNN())])
+    grid = {"relieffml__n_features_to_select": [3, 10], "mlknn__n_neighbors": [5, 10]}
+    cv = KFold(3, shuffle=True, random_state=0)
+    gs = GridSearchCV(pipe, grid, scoring="f1_samples", cv=cv, error_score="raise").fit(X, Y)
+    scores = gs.cv_results_["mean_test_score"]
+    assert np.isfinite(scores).all() and len(set(np.round(scores, 12))) > 1
+    assert gs.best_index_ == int(np.argmax(scores))
+    for i, params in enumerate(gs.cv_results_["params"]):
+        for f, (tr, te) in enumerate(cv.split(X)):
+            P = clone(pipe).set_params(**params).fit(X[tr], Y[tr]).predict(X[te])
+            np.testing.assert_allclose(gs.cv_results_[f"split{f}_test_score"][i], rm.f1(Y[te], P), rtol=1e-12)
