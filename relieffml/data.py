@@ -547,10 +547,9 @@ def load_dataset(name:str, data_home=None, labels=None, xml=None) -> MultiLabelD
     if path is None:
         home, url = get_data_home(data_home), os.environ.get('RELIEFFML_DATA_URL')
         if not url: raise ValueError(
-            f"data set {name!r} not found: looked for {home / name}.arff(.gz) in the data home {home} (the data_home "
-            f"argument, else env RELIEFFML_DATA, else ~/relieffml_data) and among the bundled data sets "
-            f"(list_datasets()). Put the files there, set RELIEFFML_DATA to their folder, or set "
-            f"RELIEFFML_DATA_URL to a base URL serving {name}.arff and {name}.xml")
+            f"data set {name!r} not found in the data home {home} (data_home argument, else env RELIEFFML_DATA, else "
+            f"~/relieffml_data) nor among the bundled sets (list_datasets()): put {name}.arff(.gz) there, set RELIEFFML_DATA "
+            f"to its folder, or set RELIEFFML_DATA_URL to a base URL serving {name}.arff and {name}.xml")
         path = _download(name, url, home, labels)
     ds = load_arff(path, labels, xml)
     ds.name = name
