@@ -228,7 +228,10 @@ def _show(text:str, width:int=60) -> str:
 def _declaration(h:_Header, s:str, where:str):
     "Record the `@relation` or `@attribute` line `s` in `h`."
     key, rest = (s.split(None, 1) + [''])[:2]
-    if key.lower() == '@relation': h.relation = _unquote(rest.strip(), where); return
+    if key.lower() == '@relation':     # only read for MEKA's -C: an odd escape (a Windows path) is kept as written
+        try: h.relation = _unquote(rest.strip(), where)
+        except _DataError: h.relation = rest.strip().strip('"\'')
+        return
     m = arff._RE_ATTRIBUTE.match(rest.strip())
     if not m: raise _DataError(f"{where}: expected '@attribute <name> <type>', found {_show(s)}")
     h.names.append(_unquote(m[1], where)); h.types.append(m[2].strip())

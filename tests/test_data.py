@@ -723,3 +723,10 @@ def test_labels_of_the_wrong_type_are_refused(tmp_path, labels):
     p = tmp_path / "p.arff"
     p.write_text(GOOD_HEADER + "1,x,0\n")
     with pytest.raises(ValueError, match="labels must be an int"): load_arff(p, labels=labels)
+
+
+def test_relation_with_a_windows_path_still_loads(tmp_path):
+    "The relation name is only searched for MEKA's -C: an escape liac-arff would refuse is kept as written."
+    p = tmp_path / "w.arff"
+    p.write_text("@relation 'C:\\data\\m: -C -1'\n@attribute a numeric\n@attribute l {0,1}\n@data\n1,0\n")
+    assert load_arff(p).label_names == ["l"]
