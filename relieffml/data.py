@@ -234,7 +234,9 @@ def _declaration(h:_Header, s:str, where:str):
         return
     m = arff._RE_ATTRIBUTE.match(rest.strip())
     if not m: raise _DataError(f"{where}: expected '@attribute <name> <type>', found {_show(s)}")
-    h.names.append(_unquote(m[1], where)); h.types.append(m[2].strip())
+    name = _unquote(m[1], where)
+    if name in h.names: raise _DataError(f"{where}: attribute {name!r} is declared twice (first on line {h.lines[h.names.index(name)]})")
+    h.names.append(name); h.types.append(m[2].strip())
 
 # %% ../nbs/00_data.ipynb #e2a7cdf6
 def _scan_header(fp, path='<text>') -> _Header:
@@ -304,9 +306,10 @@ def _check_sparse_row(s:str, where:str):
 
 def _checked_lines(fp, h:_Header, path, rows:list):
     "The lines of `fp` for liac-arff (see above); the line number of each data row is appended to `rows`."
-    hier = {h.lines[i] for i in h.hierarchical}
+    decl, hier = {ln: i for i, ln in enumerate(h.lines)}, set(h.hierarchical)
     for n, line in enumerate(fp, 1):
-        if n in hier: line = f"@attribute '__hierarchical_{n}' string\n"
+        i = decl.get(n)
+        if i is not None: line = f"@attribute a{i} {'string' if i in hier else h.types[i]}\n"
         elif n > h.data_line:
             s = line.strip()
             if s and s[0] != '%':

@@ -730,3 +730,20 @@ def test_relation_with_a_windows_path_still_loads(tmp_path):
     p = tmp_path / "w.arff"
     p.write_text("@relation 'C:\\data\\m: -C -1'\n@attribute a numeric\n@attribute l {0,1}\n@data\n1,0\n")
     assert load_arff(p).label_names == ["l"]
+
+
+# names with every character ARFF must quote or escape, encoded by liac-arff's value encoder (the oracle;
+# its attribute writer only wraps names in quotes, without escaping)
+ODD_NAME = st.text("ab \t\n'\"\\%,?@é\x01\x1b", min_size=1, max_size=6)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(ODD_NAME, min_size=3, max_size=3, unique=True), sparse=st.booleans())
+def test_fuzz_escaped_names_round_trip(tmp_path, names, sparse):
+    head = "@relation r\n" + "".join(f"@attribute {arff.encode_string(n)} {t}\n" for n, t in zip(names, ["numeric", "real", "{0,1}"]))
+    rows = ["{0 1, 1 0.5, 2 1}", "{0 2, 1 -1}"] if sparse else ["1,0.5,1", "2,-1,0"]
+    p = tmp_path / "n.arff"
+    p.write_text(head + "@data\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    ds = load_arff(p, labels=1)
+    assert ds.feature_names == names[:2] and ds.label_names == names[2:]
+    assert eq_nan(ds.X, [[1, 0.5], [2, -1]]) and ds.Y[:, 0].tolist() == [1, 0]
