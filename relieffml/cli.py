@@ -6,12 +6,12 @@ Docs: https://relieffml.github.io/relieffml/cli.html.md"""
 
 # %% ../nbs/40_cli.ipynb #207ab6d2
 from __future__ import annotations
-import argparse, csv, json, sys
+import argparse, csv, json, re, sys
 from pathlib import Path
-from .data import MultiLabelDataset, default_dataset, get_data_home, load_arff, load_dataset
+from .data import BUNDLED_DATA, MultiLabelDataset, default_dataset, find_dataset, get_data_home, load_arff, load_dataset
 
 # %% auto #0
-__all__ = ['FORMATS', 'METHODS', 'cmd_describe', 'make_ranker', 'cmd_rank', 'build_parser', 'main']
+__all__ = ['FORMATS', 'METHODS', 'MAX_ERROR_WIDTH', 'cmd_describe', 'make_ranker', 'cmd_rank', 'build_parser', 'main']
 
 # %% ../nbs/40_cli.ipynb #de17011e
 def _labels_arg(s:str):
@@ -25,7 +25,8 @@ def _labels_arg(s:str):
 def _add_data_args(p:argparse.ArgumentParser):
     "The DATA argument and the options that say where its labels are."
     p.add_argument('data', nargs='?', metavar='DATA',
-                   help="ARFF file (.arff, .arff.gz) or data set name in the data home; default: the built-in synthetic data set")
+                   help="ARFF file (.arff, .arff.gz), or the name of a data set in the data home or bundled with relieffml "
+                        "(emotions, hmc/cellcycle_FUN.train, ...); default: the built-in synthetic data set")
     p.add_argument('--labels', type=_labels_arg, metavar='N|NAMES', help="number of label attributes at the end, or comma-separated label names")
     p.add_argument('--xml', metavar='PATH', help="Mulan XML file naming the labels")
 
@@ -37,12 +38,21 @@ def _load(args) -> tuple[MultiLabelDataset, str]:
         return default_dataset(), "built-in default data set make_multilabel_relevance() (no DATA given)"
     path = Path(args.data)
     if path.is_file() or path.name.lower().endswith(('.arff', '.gz')): return load_arff(path, args.labels, args.xml), str(path)
-    return load_dataset(args.data, labels=args.labels, xml=args.xml), f"{args.data!r} in data home {get_data_home()}"
+    found = find_dataset(args.data)
+    where = "bundled with relieffml" if found and found.is_relative_to(BUNDLED_DATA) else f"in data home {get_data_home()}"
+    return load_dataset(args.data, labels=args.labels, xml=args.xml), f"{args.data!r} {where}"
+
+# %% ../nbs/40_cli.ipynb #56990dc8
+_UNSAFE = re.compile('[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]')
+
+def _safe(text) -> str:
+    "`text` as a string with control characters and terminal escape sequences shown as Python escapes."
+    return _UNSAFE.sub(lambda m: m[0].encode('unicode_escape').decode('ascii'), str(text))
 
 # %% ../nbs/40_cli.ipynb #f4538a5f
 def _cell(v) -> str:
     "Table text of one value: floats to 6 significant digits."
-    return f"{v:.6g}" if isinstance(v, float) else str(v)
+    return f"{v:.6g}" if isinstance(v, float) else _safe(v)
 
 def _table(rows:list, out):
     "Write `rows` as plain aligned text with a header line."
@@ -55,13 +65,13 @@ def _table(rows:list, out):
 # %% ../nbs/40_cli.ipynb #71d253ff
 FORMATS = ('table', 'csv', 'json')
 
-def _emit(rows:list, fmt:str, out=None, json_obj=None):
-    "Print `rows` as an aligned table, CSV or JSON (`json_obj` instead of the rows if given)."
+def _emit(rows:list, fmt:str, out=None, json_obj=None, safe:bool=True):
+    "Print `rows` as an aligned table, CSV or JSON (`json_obj` instead of the rows if given); CSV text escaped if `safe`."
     out = out or sys.stdout
     if fmt == 'json': out.write(json.dumps(rows if json_obj is None else json_obj, indent=2) + '\n')
     elif fmt == 'csv':
         w = csv.DictWriter(out, list(rows[0]), lineterminator='\n')
-        w.writeheader(); w.writerows(rows)
+        w.writeheader(); w.writerows([{k: _safe(v) if safe and isinstance(v, str) else v for k, v in r.items()} for r in rows])
     else: _table(rows, out)
 
 def _add_format_arg(p:argparse.ArgumentParser):
@@ -127,17 +137,17 @@ def cmd_rank(args) -> int:
         rows = [dict(rank=r + 1, feature=ds.feature_names[f], index=int(f), weight=float(est.weights_[f]))
                 for r, f in enumerate(order)]
         if args.out:
-            with open(args.out, 'w', newline='') as fh: _emit(rows, 'csv', fh)
+            with open(args.out, 'w', newline='') as fh: _emit(rows, 'csv', fh, safe=False)
     top = rows[:args.top] if args.top > 0 else rows
-    if args.format == 'table': print(f"{args.method} on {source}: {N} instances, {D} features; top {len(top)} of {D}")
+    if args.format == 'table': print(_safe(f"{args.method} on {source}: {N} instances, {D} features; top {len(top)} of {D}"))
     _emit(top, args.format, json_obj=dict(method=args.method, source=source, features=top))
-    if args.out and args.format == 'table': print(f"all {D} weights written to {args.out}")
+    if args.out and args.format == 'table': print(_safe(f"all {D} weights written to {args.out}"))
     return 0
 
 # %% ../nbs/40_cli.ipynb #a723732c
 def build_parser() -> argparse.ArgumentParser:
     "The `relieffml` argument parser with one sub-parser per command."
-    parser = argparse.ArgumentParser(prog='relieffml', description="Multi-label ReliefF feature weighting: command line tools.")
+    parser = _Parser(prog='relieffml', description="Multi-label ReliefF feature weighting: command line tools.")
     sub = parser.add_subparsers(dest='command', metavar='COMMAND', required=True)
 
     p = sub.add_parser('describe', help="print statistics of a data set", description="Print statistics of a data set.")
@@ -160,6 +170,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     return parser
 
+# %% ../nbs/40_cli.ipynb #23c44606
+MAX_ERROR_WIDTH = 600  # characters of an error line shown (a data row in a message can be thousands long)
+
+def _error_lines(prefix:str, message) -> str:
+    "`prefix: message` as one line plus at most one line of context, escaped and shortened."
+    lines = [_safe(l.strip()) for l in str(message).split('\n') if l.strip()] or ['(no message)']
+    lines[0] = f"{prefix}: {lines[0]}"
+    cut = lambda l: l if len(l) <= MAX_ERROR_WIDTH else l[:MAX_ERROR_WIDTH - 3] + '...'
+    return '\n'.join(cut(l) if i == 0 else '  ' + cut(l) for i, l in enumerate(lines[:2])) + '\n'
+
+class _Parser(argparse.ArgumentParser):
+    "An ArgumentParser whose usage errors are one escaped line and a pointer to `--help`, status 2."
+    def error(self, message):
+        self.exit(2, _error_lines(f"{self.prog}: error", message) + f"  see: {self.prog} --help\n")
+
 # %% ../nbs/40_cli.ipynb #3b55468a
 def main(argv=None) -> int:
     "Run the `relieffml` command line with `argv` (default: `sys.argv[1:]`); the exit status."
@@ -167,6 +192,6 @@ def main(argv=None) -> int:
     try: args = parser.parse_args(argv)
     except SystemExit as e: return e.code if isinstance(e.code, int) else 2
     try: return args.func(args)
-    except (ValueError, OSError) as e:
-        print(f"relieffml {args.command}: error: {e}", file=sys.stderr)
+    except (ValueError, OSError, MemoryError) as e:
+        sys.stderr.write(_error_lines(f"relieffml {args.command}: error", str(e) or type(e).__name__))
         return 2

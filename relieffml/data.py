@@ -6,7 +6,7 @@ Docs: https://relieffml.github.io/relieffml/data.html.md"""
 
 # %% ../nbs/00_data.ipynb #e61a960e
 from __future__ import annotations
-import dataclasses, gzip, hashlib, http.client, itertools, numbers, os, re, shutil, urllib.error, urllib.request, zlib
+import dataclasses, gzip, hashlib, http.client, importlib.util, itertools, numbers, os, re, shutil, urllib.error, urllib.request, zlib
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,8 +16,9 @@ import arff
 from .config import as_generator
 
 # %% auto #0
-__all__ = ['MULAN_SHA256', 'DOWNLOAD_TIMEOUT', 'REDUNDANT_SD', 'MultiLabelDataset', 'load_arff', 'get_data_home', 'list_datasets',
-           'load_dataset', 'make_multilabel_relevance', 'default_dataset']
+__all__ = ['MULAN_SHA256', 'DOWNLOAD_TIMEOUT', 'BUNDLED_DATA', 'DATASHEET', 'REDUNDANT_SD', 'MultiLabelDataset', 'load_arff',
+           'get_data_home', 'list_datasets', 'find_dataset', 'load_dataset', 'make_multilabel_relevance',
+           'default_dataset']
 
 # %% ../nbs/00_data.ipynb #6faeb9a7
 def _check_X(X) -> np.ndarray:
@@ -25,6 +26,7 @@ def _check_X(X) -> np.ndarray:
     try: X = np.ascontiguousarray(X, dtype=np.float64)
     except (TypeError, ValueError) as e: raise ValueError(f"X must be numeric: {e}") from None
     if X.ndim != 2: raise ValueError(f"X must be 2-D (instances x features), got shape {X.shape}")
+    if X.shape[0] == 0: raise ValueError("X has no rows: a data set needs at least one instance")
     if np.isinf(X).any(): raise ValueError("X contains infinite values (use NaN for missing values)")
     return X
 
@@ -181,25 +183,80 @@ def _select_features(ds:MultiLabelDataset, idx) -> MultiLabelDataset:
                                nominal=ds.nominal[idx], categories=[ds.categories[i] for i in idx])
 
 # %% ../nbs/00_data.ipynb #6b486a20
-_HMC_RE = re.compile(r"""^@attribute\s+('[^']*'|"[^"]*"|\S+)\s+hierarchical\b""", re.I)
+class _DataError(ValueError): "A content error already phrased for the user (not re-wrapped)."
+
 _MEKA_RE = re.compile(r"(?:^|[\s:'\"])-C\s+(-?\d+)")
+
+def _is_gzip(path:Path) -> bool:
+    "Whether the content of `path` starts with the gzip magic bytes."
+    with open(path, 'rb') as f: return f.read(2) == b'\x1f\x8b'
 
 def _open_text(path:Path, encoding:str):
     "Open `path` as text, gunzipping it when its content is gzip."
-    with open(path, 'rb') as f: gz = f.read(2) == b'\x1f\x8b'
-    return gzip.open(path, 'rt', encoding=encoding) if gz else open(path, encoding=encoding)
+    return gzip.open(path, 'rt', encoding=encoding) if _is_gzip(path) else open(path, encoding=encoding)
+
+# %% ../nbs/00_data.ipynb #e139288a
+@dataclass
+class _Header:
+    "An ARFF header as `_scan_header` reads it: decoded relation and attribute names, type texts, line numbers."
+    relation: str = ''
+    names: list = dataclasses.field(default_factory=list)
+    types: list = dataclasses.field(default_factory=list)
+    lines: list = dataclasses.field(default_factory=list)   # line of each @attribute
+    data_line: int = 0                                      # line of @data
+    sparse: bool = False                                    # the first data row is sparse
+
+    @property
+    def hierarchical(self) -> list:
+        "Positions of the Clus HMC attributes (type `hierarchical`)."
+        return [i for i, t in enumerate(self.types) if t.lower().startswith('hierarchical')]
+
+def _unquote(token:str, where:str) -> str:
+    "A name as written in ARFF, quotes removed and backslash escapes decoded as liac-arff decodes values."
+    if token[:1] not in ('"', "'"): return token
+    try: return arff._unquote(token)
+    except ValueError as e: raise _DataError(f"{where}: {e} in {_show(token)}") from None
+
+# %% ../nbs/00_data.ipynb #6e50a16e
+_NEXT = {'start': ('@relation',), '@relation': ('@attribute',), '@attribute': ('@attribute', '@data')}
+
+def _show(text:str, width:int=60) -> str:
+    "`text` quoted for a message, control characters escaped, shortened to about `width` characters."
+    r = repr(text)
+    return r if len(r) <= width else r[:width - 4] + '...' + r[-1]
+
+def _declaration(h:_Header, s:str, where:str):
+    "Record the `@relation` or `@attribute` line `s` in `h`."
+    key, rest = (s.split(None, 1) + [''])[:2]
+    if key.lower() == '@relation':     # only read for MEKA's -C: an odd escape (a Windows path) is kept as written
+        try: h.relation = _unquote(rest.strip(), where)
+        except _DataError: h.relation = rest.strip().strip('"\'')
+        return
+    m = arff._RE_ATTRIBUTE.match(rest.strip())
+    if not m: raise _DataError(f"{where}: expected '@attribute <name> <type>', found {_show(s)}")
+    name = _unquote(m[1], where)
+    if name in h.names: raise _DataError(f"{where}: attribute {name!r} is declared twice (first on line {h.lines[h.names.index(name)]})")
+    h.names.append(name); h.types.append(m[2].strip())
 
 # %% ../nbs/00_data.ipynb #e2a7cdf6
-def _scan_header(fp) -> tuple[bool, bool]:
-    "Read up to the first data row: (declares a `hierarchical` attribute, first data row is sparse)."
-    hmc = in_data = False
-    for line in fp:
+def _scan_header(fp, path='<text>') -> _Header:
+    "Read the header and the first data row of an ARFF text, checking the order of its declarations."
+    h, state, n = _Header(), 'start', 0
+    for n, line in enumerate(fp, 1):
         s = line.strip()
         if not s or s.startswith('%'): continue
-        if in_data: return hmc, s.startswith('{')
-        hmc = hmc or bool(_HMC_RE.match(s))
-        in_data = s[:5].upper() == '@DATA'
-    return hmc, False
+        if state == '@data': h.sparse = s.startswith('{'); return h
+        key, want = s.split(None, 1)[0].lower(), _NEXT[state]
+        if key not in want:
+            what = 'unknown keyword' if key not in ('@relation', '@attribute', '@data') else 'found'
+            raise _DataError(f"{path}, line {n}: expected {' or '.join(want)}, {what} {_show(s.split(None, 1)[0])}")
+        if key == '@attribute': h.lines.append(n)
+        if key == '@data': h.data_line = n
+        else: _declaration(h, s, f"{path}, line {n}")
+        state = key
+    if state == 'start': raise _DataError(f"{path}, line {max(n, 1)}: no ARFF header (empty file?); expected @relation")
+    if state != '@data': raise _DataError(f"{path}, line {n} (end of file): expected {' or '.join(_NEXT[state])}")
+    return h
 
 # %% ../nbs/00_data.ipynb #9efee0c0
 def _line_text(path:Path, line:int) -> str:
@@ -219,12 +276,10 @@ def _arff_error(path:Path, line:int, err:Exception) -> ValueError:
     return ValueError(f"cannot parse ARFF file {path}: {msg}" + (f"\n  line {line}: {text}" if text else ''))
 
 # %% ../nbs/00_data.ipynb #ac14896e
-class _DataError(ValueError): "A content error already phrased for the user (not re-wrapped)."
-
-def _check_attribute_types(attributes, path):
-    "Refuse string attributes and nominal declarations with empty, missing or repeated values."
-    for name, t in attributes:
-        if t == 'STRING': raise _DataError(f"{path}: attribute {name!r} is a string attribute; only numeric and nominal attributes are supported")
+def _check_attribute_types(attributes, path, skip=()):
+    "Refuse string attributes (except positions `skip`) and nominal declarations with empty, missing or repeated values."
+    for i, (name, t) in enumerate(attributes):
+        if t == 'STRING' and i not in skip: raise _DataError(f"{path}: attribute {name!r} is a string attribute; only numeric and nominal attributes are supported")
         if isinstance(t, list) and None in t: raise _DataError(f"{path}: nominal attribute {name!r} declares an empty or '?' value")
         if isinstance(t, list) and len(set(t)) != len(t): raise _DataError(f"{path}: nominal attribute {name!r} declares a value twice")
 
@@ -239,28 +294,61 @@ def _sparse_rows(rows, n_attr:int) -> np.ndarray:
     return A
 
 # %% ../nbs/00_data.ipynb #5e4d3fb6
+_SPARSE_KEYS = re.compile(r"(?:^\s*\{|,)\s*(\d+)\s")
+
+def _check_sparse_row(s:str, where:str):
+    "Refuse a sparse data row that gives an attribute index more than once."
+    keys = [int(k) for k in _SPARSE_KEYS.findall(s)]
+    if len(set(keys)) == len(keys): return
+    keys = [int(k) for k, _ in arff._RE_SPARSE_KEY_VALUES.findall(s) if k]
+    dup = sorted({k for k in keys if keys.count(k) > 1})
+    if dup: raise _DataError(f"{where}: sparse row gives attribute index {dup[0]} more than once")
+
+def _checked_lines(fp, h:_Header, path, rows:list):
+    "The lines of `fp` for liac-arff (see above); the line number of each data row is appended to `rows`."
+    decl, hier = {ln: i for i, ln in enumerate(h.lines)}, set(h.hierarchical)
+    for n, line in enumerate(fp, 1):
+        i = decl.get(n)
+        if i is not None: line = f"@attribute a{i} {'string' if i in hier else h.types[i]}\n"
+        elif n > h.data_line:
+            s = line.strip()
+            if s and s[0] != '%':
+                rows.append(n)
+                if s[0] == '{' and hier: raise _DataError(f"{path}, line {n}: sparse rows are not supported in Clus HMC files")
+                if s[0] == '{': _check_sparse_row(s, f"{path}, line {n}")
+        yield line
+
+# %% ../nbs/00_data.ipynb #4f288d50
 _PARSE_ERRORS = (arff.ArffException, ValueError, TypeError, IndexError, KeyError, OverflowError)
 
-def _read_arff(path:Path, encoding:str, sparse:bool):
-    "(attributes, relation, N×A values) of an ARFF file, decoded by liac-arff."
-    dec = arff.ArffDecoder()
+def _decode(path:Path, encoding:str, h:_Header, convert):
+    "(attributes with decoded names, `convert(rows, attributes, sparse, lines)`) of liac-arff's decoding of `path`."
+    dec, lines = arff.ArffDecoder(), []
     with _open_text(path, encoding) as fp:
         try:
-            obj = dec.decode(fp, encode_nominal=True, return_type=arff.LOD_GEN if sparse else arff.DENSE_GEN)
-            _check_attribute_types(obj['attributes'], path)
-            A = _sparse_rows(obj['data'], len(obj['attributes'])) if sparse else np.array(list(obj['data']), dtype=float)
+            obj = dec.decode(_checked_lines(fp, h, path, lines), encode_nominal=True,
+                             return_type=arff.LOD_GEN if h.sparse else arff.DENSE_GEN)
+            attributes = [(name, t) for name, (_, t) in zip(h.names, obj['attributes'])]
+            _check_attribute_types(attributes, path, skip=h.hierarchical)
+            return attributes, convert(obj['data'], attributes, h.sparse, lines)
         except UnicodeDecodeError: raise
         except _DataError: raise
         except _PARSE_ERRORS as e:
-            if sparse and isinstance(e, arff.BadLayout): return _read_arff(path, encoding, False)  # dense rows in a sparse file
+            if h.sparse and isinstance(e, arff.BadLayout):   # dense rows in a file whose first row is sparse
+                return _decode(path, encoding, dataclasses.replace(h, sparse=False), convert)
             raise _arff_error(path, dec._current_line, e) from None
-    return obj['attributes'], obj['relation'], A.reshape(-1, len(obj['attributes']))
+
+def _values(rows, attributes, sparse:bool, lines) -> np.ndarray:
+    "All attribute values as one N×A float array (nominal codes, NaN for `?`)."
+    A = _sparse_rows(rows, len(attributes)) if sparse else np.array(list(rows), dtype=float)
+    return A.reshape(-1, len(attributes))
 
 # %% ../nbs/00_data.ipynb #33be6b0e
 def _read_mulan_xml(path) -> list:
     "Label names of a Mulan XML file (any namespace, labels possibly nested), in document order."
-    try: root = ET.parse(path).getroot()
-    except (ET.ParseError, OSError) as e: raise ValueError(f"cannot read Mulan label file {path}: {e}") from None
+    try:
+        with (gzip.open if _is_gzip(path) else open)(path, 'rb') as f: root = ET.parse(f).getroot()
+    except (ET.ParseError, OSError, EOFError, zlib.error) as e: raise ValueError(f"cannot read Mulan label file {path}: {e}") from None
     names = [el.get('name') for el in root.iter() if el.tag.rsplit('}', 1)[-1] == 'label']
     if not names or None in names: raise ValueError(f"Mulan label file {path} has no <label name=...> elements (or one without a name)")
     if len(set(names)) != len(names): raise ValueError(f"Mulan label file {path} names a label twice")
@@ -288,21 +376,27 @@ def _last(n, n_attr:int, where:str) -> list:
     return list(range(n_attr - n, n_attr)) if n > 0 else list(range(-n))
 
 # %% ../nbs/00_data.ipynb #38aa6782
+def _check_labels(labels):
+    "Refuse a `labels` argument that is neither None, an int nor a list of names (True, 2.0, ...)."
+    if labels is None or isinstance(labels, str) or hasattr(labels, '__len__'): return
+    if isinstance(labels, bool) or not isinstance(labels, numbers.Integral):
+        raise ValueError(f"labels must be an int (the number of label attributes at the end) or a list of attribute names, got {labels!r}")
+
 def _label_positions(path:Path, attr_names:list, relation:str, labels, xml) -> list:
     "Positions of the label attributes (see the precedence above)."
     if labels is not None and xml is not None: raise ValueError("give either labels or xml, not both")
     if xml is not None: return _positions(_read_mulan_xml(xml), attr_names, f"xml file {xml}", path)
-    if isinstance(labels, numbers.Integral) and not isinstance(labels, bool):
+    if isinstance(labels, numbers.Integral):
         if labels < 1: raise ValueError(f"labels={labels}: give a positive number of label attributes at the end")
         return _last(int(labels), len(attr_names), f"labels={labels}")
     if labels is not None:
         if isinstance(labels, str) or not len(labels): raise ValueError(f"labels must be an int or a non-empty list of attribute names, got {labels!r}")
         return _positions(list(labels), attr_names, "labels", path)
-    beside = path.with_name(_stem(path) + '.xml')
-    if beside.is_file(): return _positions(_read_mulan_xml(beside), attr_names, f"xml file {beside}", path)
+    beside = next((p for p in (path.with_name(_stem(path) + s) for s in ('.xml', '.xml.gz')) if p.is_file()), None)
+    if beside: return _positions(_read_mulan_xml(beside), attr_names, f"xml file {beside}", path)
     m = _MEKA_RE.search(relation or '')
     if m: return _last(-int(m[1]), len(attr_names), f"the MEKA header '-C {m[1]}' of {path}")
-    raise ValueError(f"cannot tell which attributes of {path} are labels: no Mulan file {beside} and no MEKA '-C n' "
+    raise ValueError(f"cannot tell which attributes of {path} are labels: no Mulan file {path.with_name(_stem(path) + '.xml')} and no MEKA '-C n' "
                      "in @relation; give labels=N (the last N attributes), labels=[names] or xml=PATH (command line: --labels, --xml)")
 
 # %% ../nbs/00_data.ipynb #f38e2318
@@ -316,25 +410,34 @@ def _label_column(a:np.ndarray, name:str, kind, path) -> np.ndarray:
     return a.astype(np.uint8)
 
 # %% ../nbs/00_data.ipynb #e8c755d7
+def _read_text(path:Path, read):
+    "`read(encoding)` with UTF-8 (byte-order mark allowed), else Latin-1; unreadable files as ValueError."
+    try:
+        try: return read('utf-8-sig')
+        except UnicodeDecodeError: return read('latin-1')
+    except (OSError, EOFError, zlib.error) as e: raise ValueError(f"cannot read {path}: {e}") from None
+
+def _header(path:Path, encoding:str) -> _Header:
+    "The checked header of the ARFF file `path`."
+    with _open_text(path, encoding) as fp: return _scan_header(fp, path)
+
 def load_arff(path, labels=None, xml=None) -> MultiLabelDataset:
-    "Read a Mulan/MEKA multi-label ARFF file (`.arff` or `.arff.gz`, dense or sparse)."
+    "Read a Mulan/MEKA multi-label ARFF file (`.arff` or `.arff.gz`, dense or sparse) or a Clus HMC file."
     path = Path(path)
     if not path.is_file(): raise FileNotFoundError(f"no ARFF file {path}")
-    for enc in ('utf-8', 'latin-1'):
-        try:
-            with _open_text(path, enc) as fp: hmc, sparse = _scan_header(fp)
-            if hmc:
-                from relieffml.hmc import load_hmc_arff
-                return load_hmc_arff(path)
-            attributes, relation, A = _read_arff(path, enc, sparse)
-            break
-        except UnicodeDecodeError:
-            if enc == 'latin-1': raise
-        except (OSError, EOFError, zlib.error) as e: raise ValueError(f"cannot read {path}: {e}") from None
-    return _dataset_from_arff(path, attributes, relation, A, labels, xml)
+    _check_labels(labels)
+    def read(enc):
+        h = _header(path, enc)
+        return h, (None if h.hierarchical else _decode(path, enc, h, _values))
+    h, got = _read_text(path, read)
+    if h.hierarchical:
+        if labels is not None or xml is not None: raise ValueError(f"{path} is a Clus HMC file: its `hierarchical` attribute holds the labels; do not give labels or xml")
+        from relieffml.hierarchy import load_hmc_arff
+        return load_hmc_arff(path)
+    return _dataset_from_arff(path, *got, h.relation, labels, xml)
 
 # %% ../nbs/00_data.ipynb #74d5995d
-def _dataset_from_arff(path, attributes, relation, A, labels, xml) -> MultiLabelDataset:
+def _dataset_from_arff(path, attributes, A, relation, labels, xml) -> MultiLabelDataset:
     "Split the decoded attribute values into features and labels."
     if A.shape[0] == 0: raise ValueError(f"{path} has no data rows")
     names = [a for a, _ in attributes]
@@ -363,16 +466,22 @@ MULAN_SHA256 = {
 DOWNLOAD_TIMEOUT = 60  # seconds per request
 
 # %% ../nbs/00_data.ipynb #d6b77539
+BUNDLED_DATA = Path(importlib.util.find_spec('relieffml').origin).parent / 'datasets'  # the data shipped with relieffml
+DATASHEET = BUNDLED_DATA / 'DATASHEET.md'
+
 def get_data_home(data_home=None) -> Path:
     "Data set folder: `data_home`, else env `RELIEFFML_DATA`, else `~/relieffml_data`."
     return Path(data_home or os.environ.get('RELIEFFML_DATA') or '~/relieffml_data').expanduser()
 
-def list_datasets(data_home=None) -> list:
-    "Names of the ARFF files (`.arff`, `.arff.gz`) under the data home, sub-folders as `dir/name`."
-    home = get_data_home(data_home)
-    if not home.is_dir(): return []
+def _arff_names(home:Path) -> set:
+    "Names of the ARFF files (`.arff`, `.arff.gz`) under `home`, sub-folders as `dir/name`."
+    if not home.is_dir(): return set()
     rel = (p.relative_to(home).as_posix() for p in home.rglob('*.arff*') if p.is_file())
-    return sorted({r[:-len(s)] for r in rel for s in ('.arff', '.arff.gz') if r.endswith(s)})
+    return {r[:-len(s)] for r in rel for s in ('.arff', '.arff.gz') if r.endswith(s)}
+
+def list_datasets(data_home=None, bundled:bool=True) -> list:
+    "Names of the data sets in the data home and, if `bundled`, of those shipped with relieffml."
+    return sorted(_arff_names(get_data_home(data_home)) | (_arff_names(BUNDLED_DATA) if bundled else set()))
 
 # %% ../nbs/00_data.ipynb #bd1393d5
 def _check_dataset_name(name) -> str:
@@ -384,6 +493,11 @@ def _check_dataset_name(name) -> str:
 def _find(name:str, home:Path):
     "Path of `name.arff` or `name.arff.gz` in `home`, or None."
     return next((p for p in (home / f"{name}.arff", home / f"{name}.arff.gz") if p.is_file()), None)
+
+def find_dataset(name:str, data_home=None) -> Path | None:
+    "Path of data set `name`: in the data home if it is there, else the copy bundled with relieffml, else None."
+    name = _check_dataset_name(name)
+    return _find(name, get_data_home(data_home)) or _find(name, BUNDLED_DATA)
 
 # %% ../nbs/00_data.ipynb #6766ffa4
 def _fetch(url:str, dest:Path, required:bool=True) -> bool:
@@ -434,15 +548,14 @@ def _verify(name, parts, got, known, base_url, labels=None):
 
 # %% ../nbs/00_data.ipynb #2d5e457e
 def load_dataset(name:str, data_home=None, labels=None, xml=None) -> MultiLabelDataset:
-    "Load data set `name` from the data home, downloading it from `RELIEFFML_DATA_URL` if absent."
-    home = get_data_home(data_home)
-    path = _find(_check_dataset_name(name), home)
+    "Load data set `name` from the data home, else the bundled copy, else download it from `RELIEFFML_DATA_URL`."
+    path = find_dataset(name, data_home)
     if path is None:
-        url = os.environ.get('RELIEFFML_DATA_URL')
+        home, url = get_data_home(data_home), os.environ.get('RELIEFFML_DATA_URL')
         if not url: raise ValueError(
-            f"data set {name!r} not found: looked for {home / name}.arff(.gz) in the data home {home} (the data_home "
-            f"argument, else env RELIEFFML_DATA, else ~/relieffml_data). Put the Mulan files there, set RELIEFFML_DATA "
-            f"to their folder, or set RELIEFFML_DATA_URL to a base URL serving {name}.arff and {name}.xml")
+            f"data set {name!r} not found in the data home {home} (data_home argument, else env RELIEFFML_DATA, else "
+            f"~/relieffml_data) nor among the bundled sets (list_datasets()): put {name}.arff(.gz) there, set RELIEFFML_DATA "
+            f"to its folder, or set RELIEFFML_DATA_URL to a base URL serving {name}.arff and {name}.xml")
         path = _download(name, url, home, labels)
     ds = load_arff(path, labels, xml)
     ds.name = name

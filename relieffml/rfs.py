@@ -223,6 +223,8 @@ class _StackedBR(_TwoLevelPredict):
         if isinstance(label, str):
             if label not in self.label_names_: raise ValueError(f"label {label!r} does not exist; labels are {self.label_names_}")
             label = self.label_names_.index(label)
+        elif isinstance(label, bool) or not isinstance(label, (int, np.integer)) or not 0 <= label < len(self.label_names_):
+            raise ValueError(f"label must be a label name or an index in 0..{len(self.label_names_) - 1}, got {label!r}")
         p = self.parents_[label]
         return dict(features=[self.feature_names_[f] for f in p['features']], labels=[self.label_names_[l] for l in p['labels']])
 

@@ -1,9 +1,12 @@
-"""Shared fixtures: where the Mulan data sets and Weka are, and a clear skip when they are absent.
+"""Shared fixtures: where the raw Mulan / Clus HMC files and Weka are, and a clear skip when Weka is absent.
 
-In CI (`CI=true`) a skip of a `data` or `weka` test is turned into a failure by `tests/run.sh`, so the
-references always run there; on a user's fresh clone without them the tests skip with the reason.
+The data tests compare the loader with independent readers of the *raw* files (scipy, pandas, hand-written
+readers), so `data_home` is a folder of plain `.arff`/`.xml` files: env RELIEFFML_DATA, else
+../shared/datasets beside the project, else the copies bundled with the package, decompressed once per
+session. So the data tests run on a fresh clone too. In CI (`CI=true`) a skip of a `weka` test is turned
+into a failure, so the references always run there; on a user's machine without Weka they skip with the reason.
 """
-import os, shutil
+import gzip, os, shutil
 from pathlib import Path
 import pytest
 
@@ -25,12 +28,19 @@ def _skip_or_fail(reason):
     pytest.skip(reason)
 
 
+def unpack_bundled(dest:Path) -> Path:
+    "Decompress the data sets bundled with relieffml into `dest` (same layout, `.gz` dropped)."
+    from relieffml.data import BUNDLED_DATA
+    for gz in BUNDLED_DATA.rglob("*.gz"):
+        out = dest / gz.relative_to(BUNDLED_DATA).with_suffix("")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(gzip.decompress(gz.read_bytes()))
+    return dest
+
+
 @pytest.fixture(scope="session")
-def data_home():
-    home = shared_data_home()
-    if home is None:
-        _skip_or_fail("shared Mulan data sets not found: set RELIEFFML_DATA or put ../shared/datasets beside the project")
-    return home
+def data_home(tmp_path_factory):
+    return shared_data_home() or unpack_bundled(tmp_path_factory.mktemp("bundled_data"))
 
 
 @pytest.fixture(scope="session")

@@ -4,15 +4,13 @@
 #   2. pytest over tests/ (references: Weka, scikit-learn, scikit-multilearn; properties; bad input);
 #   3. nbval over nbs/ and tutorials/ (every cell runs; cells marked NBVAL_CHECK_OUTPUT must match);
 #   4. the documentation pages build and read correctly in a browser (tools/check_pages.py).
-# With CI=true, a test that would skip because Weka or the Mulan data is missing fails instead.
+# With CI=true, a test that would skip because Weka is missing fails instead. No RELIEFFML_DATA is set:
+# the chapters, tutorials and tests use the data sets bundled with the package, as on a fresh install.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=${RELIEFFML_BIN:-.venv/bin}
 [ -x "$BIN/python" ] || BIN=$(dirname "$(command -v python3)")
 PY="$BIN/python"
-if [ -z "${RELIEFFML_DATA:-}" ] && [ -f ../shared/datasets/emotions.arff ]; then
-  RELIEFFML_DATA=$(cd ../shared/datasets && pwd); export RELIEFFML_DATA
-fi
 export MPLBACKEND=Agg PYTHONHASHSEED=0
 status=0
 start=$SECONDS

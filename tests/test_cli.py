@@ -74,6 +74,7 @@ def test_describe_by_name_from_the_data_home(capsys, data_home, monkeypatch):
     monkeypatch.setenv("RELIEFFML_DATA", str(data_home))
     info = run_json(capsys, "emotions")
     assert (info["n_instances"], info["n_features"], info["n_labels"]) == (593, 72, 6)
+    assert info["source"] == f"'emotions' in data home {data_home}"           # the data home comes first
     assert info["label_cardinality"] == pytest.approx(1.869, abs=1e-3) and info["n_labelsets"] == 27
     info = run_json(capsys, str(data_home / "flags.arff"))                 # a path: the XML beside it
     assert (info["n_instances"], info["n_features"], info["n_labels"], info["n_nominal"]) == (194, 19, 7, 9)
@@ -178,3 +179,80 @@ def test_installed_console_script_rank():
     ok = subprocess.run([str(script), "rank", "--top", "3"], capture_output=True, text=True, timeout=300)
     assert ok.returncode == 0, ok.stderr
     assert len(ok.stdout.splitlines()) == 2 + 3
+
+
+# --- a fresh install: the bundled data, nothing set -----------------------------------------------------
+
+def _bare_env(tmp_path):
+    "The environment of a fresh install: no RELIEFFML_* variables, an empty home."
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RELIEFFML_")}
+    env["HOME"] = str(tmp_path)
+    return env
+
+
+def test_rank_emotions_on_a_fresh_install(tmp_path):
+    "`relieffml rank emotions` with RELIEFFML_DATA unset and the working directory elsewhere."
+    script = Path(sys.executable).with_name("relieffml")
+    ok = subprocess.run([str(script), "rank", "emotions", "--top", "5"], capture_output=True, text=True,
+                        env=_bare_env(tmp_path), cwd=tmp_path, timeout=600)
+    assert ok.returncode == 0, ok.stderr
+    lines = ok.stdout.splitlines()
+    assert lines[0] == "reliefml on 'emotions' bundled with relieffml: 593 instances, 72 features; top 5 of 72"
+    assert len(lines) == 2 + 5
+    js = subprocess.run([str(script), "describe", "hmc/cellcycle_GO.test", "--format", "json"], capture_output=True,
+                        text=True, env=_bare_env(tmp_path), cwd=tmp_path, timeout=600)
+    assert js.returncode == 0, js.stderr
+    info = json.loads(js.stdout)
+    assert (info["n_instances"], info["n_features"], info["n_labels"]) == (1278, 77, 4125)   # data README
+
+
+def test_every_bundled_set_loads_in_a_fresh_interpreter(tmp_path):
+    code = ("from relieffml.data import list_datasets, load_dataset\n"
+            "for n in list_datasets(): d = load_dataset(n); print(n, *d.X.shape, d.Y.shape[1])")
+    ok = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_bare_env(tmp_path),
+                        cwd=tmp_path, timeout=600)
+    assert ok.returncode == 0, ok.stderr
+    got = {l.split()[0]: tuple(int(v) for v in l.split()[1:]) for l in ok.stdout.splitlines()}
+    assert got["emotions"] == (593, 72, 6) and got["enron"] == (1702, 1001, 53) and len(got) == 14   # data README
+
+
+# --- text from files is escaped; errors are one line (+ one of context) ------------------------------------
+
+EVIL = "\x1b[2J\x1b]0;owned\x07"   # clear screen, set the window title
+
+
+def test_names_from_a_file_are_escaped_in_every_format(capsys, tmp_path):
+    p = tmp_path / "evil.arff"
+    p.write_text(f"@relation e\n@attribute '{EVIL}x\\tq' numeric\n@attribute b numeric\n@attribute l {{0,1}}\n@data\n"
+                 "1,2,0\n2,1,1\n3,3,0\n4,1,1\n")
+    for fmt in ("table", "csv", "json"):
+        assert main(["rank", str(p), "--labels", "1", "--k", "1", "--format", fmt]) == 0
+        out = capsys.readouterr().out
+        assert not any(c in out for c in "\x1b\x07\t"), (fmt, out)
+        assert ("\\x1b[2J\\x1b]0;owned\\x07x\\tq" in out) or ("\\u001b[2J" in out)   # table/csv escapes, JSON its own
+    out_csv = tmp_path / "w.csv"
+    assert main(["rank", str(p), "--labels", "1", "--k", "1", "--out", str(out_csv)]) == 0
+    assert EVIL + "x\tq" in {r["feature"] for r in csv.DictReader(out_csv.open())}    # the file keeps the real name
+
+
+@pytest.mark.parametrize("text, expect", [
+    (f"@relation r\n@attribute a numeric\n@attribute l {{0,1}}\n@data\n1,0\n2,{EVIL}\n", "line 6"),
+    (f"@relation r\n@{EVIL}attribute a numeric\n", "line 2: expected @attribute, unknown keyword"),
+    ("@relation r\n@attribute a numeric\n@attribute l {0,1}\n@data\n" + ",".join(["1"] * 3000) + "\n", "line 5"),
+])
+def test_file_errors_are_escaped_and_short(capsys, tmp_path, text, expect):
+    p = tmp_path / "bad.arff"
+    p.write_text(text)
+    assert main(["describe", str(p), "--labels", "1"]) == 2
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert out == "" and expect in lines[0] and lines[0].startswith("relieffml describe: error:")
+    assert 1 <= len(lines) <= 2 and all(len(l) <= 602 for l in lines)
+    assert not any(c in err for c in "\x1b\x07") and "Traceback" not in err
+
+
+def test_usage_errors_are_one_line_and_a_pointer_to_help(capsys):
+    assert main(["rank", "--k", "x" + EVIL]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == ["relieffml rank: error: argument --k: invalid int value: 'x\\x1b[2J\\x1b]0;owned\\x07'",
+                     "  see: relieffml rank --help"]

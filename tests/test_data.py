@@ -16,8 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from scipy.io import arff as scipy_arff
 
-from relieffml.data import (MULAN_SHA256, MultiLabelDataset, default_dataset, get_data_home, list_datasets,
-                            load_arff, load_dataset, make_multilabel_relevance)
+from relieffml import data as data_module
+from relieffml.data import (BUNDLED_DATA, DATASHEET, MULAN_SHA256, MultiLabelDataset, default_dataset, find_dataset,
+                            get_data_home, list_datasets, load_arff, load_dataset, make_multilabel_relevance)
 
 # name: (instances, features, labels, nominal features, label cardinality, distinct label sets);
 # sizes from the data README, cardinality and label sets as published with the Mulan benchmark.
@@ -255,7 +256,7 @@ def test_gzip(tmp_path):
         p = write_arff(tmp_path / f"z{int(sparse)}.arff.gz", X, Y, fn, ln, cats, sparse=sparse)
         ds = load_arff(p)                                  # finds z0.xml beside z0.arff.gz
         assert eq_nan(ds.X, X) and np.array_equal(ds.Y, Y) and ds.name == f"z{int(sparse)}"
-    assert list_datasets(tmp_path) == ["z0", "z1"]
+    assert list_datasets(tmp_path, bundled=False) == ["z0", "z1"]
     assert load_dataset("z1", data_home=tmp_path).label_names == ln
 
 
@@ -291,9 +292,9 @@ def test_label_selection_precedence_and_forms(tmp_path):
 
 
 def test_hierarchical_header_is_delegated(tmp_path, monkeypatch):
-    fake = types.ModuleType("relieffml.hmc")
+    fake = types.ModuleType("relieffml.hierarchy")
     fake.load_hmc_arff = lambda path: ("hmc", Path(path).name)
-    monkeypatch.setitem(sys.modules, "relieffml.hmc", fake)
+    monkeypatch.setitem(sys.modules, "relieffml.hierarchy", fake)
     p = tmp_path / "h.arff"
     p.write_text("@RELATION h\n@ATTRIBUTE a NUMERIC\n@attribute 'class' HIERARCHICAL 1,1/2\n@DATA\n1,1/2\n")
     assert load_arff(p) == ("hmc", "h.arff")
@@ -303,8 +304,16 @@ def test_hierarchical_header_is_delegated(tmp_path, monkeypatch):
 GOOD_HEADER = "@relation r\n@attribute a numeric\n@attribute c {x,y}\n@attribute l {0,1}\n@data\n"
 MALFORMED = {
     "bad_type": ("@relation r\n@attribute a numerik\n@attribute l {0,1}\n@data\n1,0\n", "line 2"),
-    "no_data_section": ("@relation r\n@attribute a numeric\n@attribute l {0,1}\n", "Invalid layout"),
-    "attribute_before_relation": ("@attribute a numeric\n@relation r\n@data\n", "Invalid layout"),
+    "no_data_section": ("@relation r\n@attribute a numeric\n@attribute l {0,1}\n", "line 3 (end of file): expected @attribute or @data"),
+    "attribute_before_relation": ("@attribute a numeric\n@relation r\n@data\n", "line 1: expected @relation, found '@attribute'"),
+    "no_relation": ("% a comment\n\n@attribute a numeric\n@data\n", "line 3: expected @relation"),
+    "misspelt_keyword": ("@relation r\n@atribute a numeric\n@attribute l {0,1}\n@data\n", "line 2: expected @attribute, unknown keyword '@atribute'"),
+    "empty_file": ("", "line 1: no ARFF header (empty file?); expected @relation"),
+    "only_comments": ("% nothing\n%\n", "line 2: no ARFF header"),
+    "second_relation": ("@relation r\n@attribute a numeric\n@relation s\n@data\n", "line 3: expected @attribute or @data, found '@relation'"),
+    "repeated_sparse_index": (GOOD_HEADER + "{0 1, 2 1}\n{0 0.4,0 0.9}\n", "line 7: sparse row gives attribute index 0 more than once"),
+    "repeated_sparse_index_spaced": (GOOD_HEADER + "{2 1,  1 y , 2 0}\n", "line 6: sparse row gives attribute index 2"),
+    "bad_escape_in_name": ("@relation r\n@attribute 'a\\qb' numeric\n@attribute l {0,1}\n@data\n1,0\n", "line 2: Unsupported escape sequence"),
     "duplicate_attribute": ("@relation r\n@attribute a numeric\n@attribute a numeric\n@data\n", "line 3"),
     "wrong_number_of_values": (GOOD_HEADER + "1,x,0\n2,y\n", "line 7"),
     "too_many_values": (GOOD_HEADER + "1,x,0,5\n", "line 6"),
@@ -454,12 +463,12 @@ def test_get_data_home_precedence(monkeypatch, tmp_path):
 def test_missing_dataset_without_url_explains(monkeypatch, tmp_path):
     monkeypatch.delenv("RELIEFFML_DATA_URL", raising=False)
     with pytest.raises(ValueError) as e:
-        load_dataset("emotions", data_home=tmp_path)
+        load_dataset("emotions_not_bundled", data_home=tmp_path)
     msg = str(e.value)
     assert str(tmp_path) in msg and "set RELIEFFML_DATA to" in msg and "RELIEFFML_DATA_URL" in msg
     for bad in ("", "../x", "/abs", "a\\b", 3):
         with pytest.raises(ValueError, match="name must be"): load_dataset(bad, data_home=tmp_path)
-    assert list_datasets(tmp_path / "absent") == []
+    assert list_datasets(tmp_path / "absent", bundled=False) == []
 
 
 class _Server:
@@ -491,14 +500,16 @@ def test_download_verify_and_cache(data_home, tmp_path, monkeypatch):
     home = tmp_path / "home"
     with _Server(data_home) as srv:
         monkeypatch.setenv("RELIEFFML_DATA_URL", srv.url + "/")
+        assert load_dataset("emotions", data_home=home).X.shape == (593, 72) and srv.hits == {}   # bundled: no request
+        path = data_module._download("emotions", srv.url + "/", home)     # the checksum-verified path, directly
         ds = load_dataset("emotions", data_home=home)
-        assert ds.X.shape == (593, 72) and ds.name == "emotions"
+        assert ds.X.shape == (593, 72) and ds.name == "emotions" and find_dataset("emotions", home) == path
         for ext in (".arff", ".xml"):
             assert (home / f"emotions{ext}").read_bytes() == (data_home / f"emotions{ext}").read_bytes()
         assert srv.hits == {"/emotions.arff": 1, "/emotions.xml": 1}
         again = load_dataset("emotions", data_home=home)
         assert srv.hits == {"/emotions.arff": 1, "/emotions.xml": 1}          # served from the cache
-        assert np.array_equal(again.X, ds.X) and list_datasets(home) == ["emotions"]
+        assert np.array_equal(again.X, ds.X) and list_datasets(home, bundled=False) == ["emotions"]
         with pytest.raises(ValueError, match="could not download .*/nope.arff"):
             load_dataset("nope", data_home=home)
     assert sorted(p.name for p in home.iterdir()) == ["emotions.arff", "emotions.xml"]
@@ -514,9 +525,8 @@ def test_corrupted_download_is_rejected_and_not_cached(data_home, tmp_path, monk
     (served / "emotions.arff").write_bytes(bytes(raw))
     home = tmp_path / "home"
     with _Server(served) as srv:
-        monkeypatch.setenv("RELIEFFML_DATA_URL", srv.url)
         with pytest.raises(ValueError, match="checksum mismatch.*emotions.arff"):
-            load_dataset("emotions", data_home=home)
+            data_module._download("emotions", srv.url, home)
     assert list(home.iterdir()) == []
 
 
@@ -610,3 +620,130 @@ def test_generator_subset_keeps_ground_truth_and_default_dataset():
 def test_generator_rejects_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         make_multilabel_relevance(**kwargs)
+
+
+# ---------------------------------------------------------------- the bundled data sets
+# sizes of the Clus HMC files from the data README (instances, features, classes)
+HMC = {"ImCLEF07A_Train": (10000, 80, 96), "ImCLEF07A_Test": (1006, 80, 96), "ImCLEF07D_Train": (10000, 80, 46),
+       "ImCLEF07D_Test": (1006, 80, 46), "cellcycle_FUN.train": (1628, 77, 499), "cellcycle_FUN.test": (1281, 77, 499),
+       "cellcycle_GO.train": (1625, 77, 4125), "cellcycle_GO.test": (1278, 77, 4125)}
+
+
+def test_bundled_mulan_files_are_the_published_bytes():
+    "Decompressed, each bundled Mulan file has the SHA-256 digest of the published file."
+    for fname, digest in MULAN_SHA256.items():
+        raw = gzip.decompress((BUNDLED_DATA / f"{fname}.gz").read_bytes())
+        assert hashlib.sha256(raw).hexdigest() == digest, fname
+
+
+@pytest.mark.data
+def test_bundled_hmc_files_are_the_shared_bytes(data_home):
+    for name in HMC:
+        raw = gzip.decompress((BUNDLED_DATA / "hmc" / f"{name}.arff.gz").read_bytes())
+        assert raw == (data_home / "hmc" / f"{name}.arff").read_bytes(), name
+
+
+def test_bundled_sets_load_with_nothing_set(tmp_path, monkeypatch):
+    monkeypatch.delenv("RELIEFFML_DATA", raising=False)
+    monkeypatch.delenv("RELIEFFML_DATA_URL", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))                       # ~/relieffml_data does not exist
+    monkeypatch.chdir(tmp_path)
+    assert set(list_datasets()) == set(MULAN) | {f"hmc/{n}" for n in HMC}
+    for name in ("emotions", "flags", "enron", "hmc/ImCLEF07D_Test"):
+        assert find_dataset(name).is_relative_to(BUNDLED_DATA)
+    s = load_dataset("flags").stats()
+    assert (s["n_instances"], s["n_features"], s["n_labels"]) == MULAN["flags"][:3]
+    ds = load_dataset("hmc/cellcycle_FUN.test")
+    assert ds.X.shape + ds.Y.shape[1:] == HMC["cellcycle_FUN.test"] and ds.hierarchy.is_tree
+
+
+def _datasheet_rows():
+    "The rows of the datasheet's tables, as lists of stripped cells."
+    lines = DATASHEET.read_text(encoding="utf-8").splitlines()
+    return {r[0]: r[1:] for r in ([c.strip() for c in l.strip().strip("|").split("|")] for l in lines
+                                  if l.startswith("| ") and not l.startswith("| name"))}
+
+
+@pytest.mark.parametrize("name", list(MULAN) + [f"hmc/{n}" for n in HMC])
+def test_datasheet_matches_the_data(name):
+    "The datasheet's N, D, Q (and published Mulan label cardinality) against the loaded data and the tables above."
+    row = _datasheet_rows()[name]
+    ds = load_dataset(name, data_home=Path("/nonexistent"))
+    s = ds.stats()
+    want = MULAN[name][:3] if name in MULAN else HMC[name.split("/")[1]]
+    assert tuple(int(v) for v in row[:3]) == want == (s["n_instances"], s["n_features"], s["n_labels"])
+    if name in MULAN:
+        assert float(row[3]) == MULAN[name][4]
+        assert s["label_cardinality"] == pytest.approx(float(row[3]), abs=1e-3)
+    text = DATASHEET.read_text(encoding="utf-8")
+    assert "Licence" in text and "DOI" in text
+
+
+def test_data_home_copy_takes_precedence_over_the_bundled_one(tmp_path, monkeypatch):
+    X, Y, fn, ln, cats = small_dataset()
+    write_arff(tmp_path / "emotions.arff", X, Y, fn, ln, cats)
+    monkeypatch.setenv("RELIEFFML_DATA", str(tmp_path))
+    assert load_dataset("emotions").X.shape == X.shape and find_dataset("emotions") == tmp_path / "emotions.arff"
+    assert load_dataset("emotions", data_home=tmp_path / "empty").X.shape == (593, 72)
+
+
+# ---------------------------------------------------------------- ARFF text as the format defines it
+def test_quoted_names_and_values_decode_backslash_escapes(tmp_path):
+    "Each escape written out by hand; nominal values compared with liac-arff's own decoding of the same text."
+    names = ["Swainson's Thrush", 'say "hi"', "back\\slash", "tab\there", "new\nline", "per%cent"]
+    written = ["'Swainson\\'s Thrush'", "'say \\\"hi\\\"'", "'back\\\\slash'", "'tab\\there'", "'new\\nline'", "'per\\%cent'"]
+    header = "@relation r\n" + "".join(f"@attribute {w} numeric\n" for w in written)
+    header += "@attribute c {'it\\'s', \"a\\\\b\", plain}\n@attribute 'Swainson\\'s Thrush label' {0,1}\n@data\n"
+    p = tmp_path / "esc.arff"
+    p.write_text(header + ",".join(["1"] * 6) + ",'it\\'s',1\n" + ",".join(["2"] * 6) + ",'a\\\\b',0\n")
+    (tmp_path / "esc.xml").write_text('<labels><label name="Swainson&apos;s Thrush label"/></labels>')
+    ds = load_arff(p)
+    assert ds.feature_names == names + ["c"] and ds.label_names == ["Swainson's Thrush label"]
+    assert ds.categories[-1] == ["it's", "a\\b", "plain"] == arff.loads(p.read_text())["attributes"][6][1]
+    assert ds.X[:, -1].tolist() == [0, 1] and ds.Y[:, 0].tolist() == [1, 0]
+
+
+def test_byte_order_mark_is_accepted(tmp_path):
+    p = tmp_path / "bom.arff"
+    p.write_bytes(b"\xef\xbb\xbf" + GOOD_HEADER.encode() + b"1,x,0\n2,y,1\n")
+    ds = load_arff(p, labels=1)
+    assert ds.feature_names == ["a", "c"] and ds.Y[:, 0].tolist() == [0, 1]
+    g = tmp_path / "bom.arff.gz"
+    g.write_bytes(gzip.compress(p.read_bytes()))
+    assert load_arff(g, labels=1).feature_names == ["a", "c"]
+
+
+# ---------------------------------------------------------------- small refusals
+def test_empty_dataset_is_refused():
+    with pytest.raises(ValueError, match="X has no rows"): MultiLabelDataset(np.zeros((0, 3)), np.zeros((0, 2)))
+
+
+@pytest.mark.parametrize("labels", [True, False, 2.0, object()])
+def test_labels_of_the_wrong_type_are_refused(tmp_path, labels):
+    p = tmp_path / "p.arff"
+    p.write_text(GOOD_HEADER + "1,x,0\n")
+    with pytest.raises(ValueError, match="labels must be an int"): load_arff(p, labels=labels)
+
+
+def test_relation_with_a_windows_path_still_loads(tmp_path):
+    "The relation name is only searched for MEKA's -C: an escape liac-arff would refuse is kept as written."
+    p = tmp_path / "w.arff"
+    p.write_text("@relation 'C:\\data\\m: -C -1'\n@attribute a numeric\n@attribute l {0,1}\n@data\n1,0\n")
+    assert load_arff(p).label_names == ["l"]
+
+
+# names with every character ARFF must quote or escape, encoded by liac-arff's value encoder (the oracle;
+# its attribute writer only wraps names in quotes, without escaping)
+ODD_NAME = st.text("ab \t\n'\"\\%,?@é\x01\x1b", min_size=1, max_size=6)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(ODD_NAME, min_size=3, max_size=3, unique=True), sparse=st.booleans())
+def test_fuzz_escaped_names_round_trip(tmp_path, names, sparse):
+    head = "@relation r\n" + "".join(f"@attribute {arff.encode_string(n)} {t}\n" for n, t in zip(names, ["numeric", "real", "{0,1}"]))
+    rows = ["{0 1, 1 0.5, 2 1}", "{0 2, 1 -1}"] if sparse else ["1,0.5,1", "2,-1,0"]
+    p = tmp_path / "n.arff"
+    p.write_text(head + "@data\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    ds = load_arff(p, labels=1)
+    assert ds.feature_names == names[:2] and ds.label_names == names[2:]
+    assert eq_nan(ds.X, [[1, 0.5], [2, -1]]) and ds.Y[:, 0].tolist() == [1, 0]

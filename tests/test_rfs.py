@@ -324,6 +324,9 @@ def test_pandas_names_and_plot():
     assert names["features"] == [f"f{f}" for f in m.parents_[2]['features']]
     with pytest.raises(ValueError, match="'z' does not exist"):
         m.parent_names("z")
+    for bad in (7, 4, -1, True, 1.0, None):                     # 4 labels: only 0..3 and the names
+        with pytest.raises(ValueError, match="label must be a label name or an index in 0..3"):
+            m.parent_names(bad)
     assert m.predict(Xf.iloc[:1]).shape == (1, 4)
     import matplotlib
     matplotlib.use("Agg")
