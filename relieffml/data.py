@@ -14,11 +14,12 @@ import numpy as np
 import pandas as pd
 import arff
 from .config import as_generator
+from .hierarchy import Hierarchy
 
 # %% auto #0
 __all__ = ['MULAN_SHA256', 'DOWNLOAD_TIMEOUT', 'BUNDLED_DATA', 'DATASHEET', 'REDUNDANT_SD', 'MultiLabelDataset', 'load_arff',
-           'get_data_home', 'list_datasets', 'find_dataset', 'load_dataset', 'make_multilabel_relevance',
-           'default_dataset']
+           'load_hmc_arff', 'get_data_home', 'list_datasets', 'find_dataset', 'load_dataset',
+           'make_multilabel_relevance', 'default_dataset']
 
 # %% ../nbs/00_data.ipynb #6faeb9a7
 def _check_X(X) -> np.ndarray:
@@ -195,7 +196,7 @@ def _open_text(path:Path, encoding:str):
     "Open `path` as text, gunzipping it when its content is gzip."
     return gzip.open(path, 'rt', encoding=encoding) if _is_gzip(path) else open(path, encoding=encoding)
 
-# %% ../nbs/00_data.ipynb #e139288a
+# %% ../nbs/00_data.ipynb #027c7c95
 @dataclass
 class _Header:
     "An ARFF header as `_scan_header` reads it: decoded relation and attribute names, type texts, line numbers."
@@ -217,7 +218,7 @@ def _unquote(token:str, where:str) -> str:
     try: return arff._unquote(token)
     except ValueError as e: raise _DataError(f"{where}: {e} in {_show(token)}") from None
 
-# %% ../nbs/00_data.ipynb #6e50a16e
+# %% ../nbs/00_data.ipynb #0cb7baba
 _NEXT = {'start': ('@relation',), '@relation': ('@attribute',), '@attribute': ('@attribute', '@data')}
 
 def _show(text:str, width:int=60) -> str:
@@ -238,7 +239,7 @@ def _declaration(h:_Header, s:str, where:str):
     if name in h.names: raise _DataError(f"{where}: attribute {name!r} is declared twice (first on line {h.lines[h.names.index(name)]})")
     h.names.append(name); h.types.append(m[2].strip())
 
-# %% ../nbs/00_data.ipynb #e2a7cdf6
+# %% ../nbs/00_data.ipynb #9efee0c0
 def _scan_header(fp, path='<text>') -> _Header:
     "Read the header and the first data row of an ARFF text, checking the order of its declarations."
     h, state, n = _Header(), 'start', 0
@@ -258,7 +259,7 @@ def _scan_header(fp, path='<text>') -> _Header:
     if state != '@data': raise _DataError(f"{path}, line {n} (end of file): expected {' or '.join(_NEXT[state])}")
     return h
 
-# %% ../nbs/00_data.ipynb #9efee0c0
+# %% ../nbs/00_data.ipynb #5e4d3fb6
 def _line_text(path:Path, line:int) -> str:
     "Text of 1-based `line` of `path` (shortened), or '' if there is none."
     if line < 1: return ''
@@ -275,7 +276,7 @@ def _arff_error(path:Path, line:int, err:Exception) -> ValueError:
     except (TypeError, ValueError): msg = f"{type(err).__name__}, at line {line}"  # liac-arff's message has a stray '%'
     return ValueError(f"cannot parse ARFF file {path}: {msg}" + (f"\n  line {line}: {text}" if text else ''))
 
-# %% ../nbs/00_data.ipynb #ac14896e
+# %% ../nbs/00_data.ipynb #6a9a3483
 def _check_attribute_types(attributes, path, skip=()):
     "Refuse string attributes (except positions `skip`) and nominal declarations with empty, missing or repeated values."
     for i, (name, t) in enumerate(attributes):
@@ -293,7 +294,7 @@ def _sparse_rows(rows, n_attr:int) -> np.ndarray:
     A[np.array(r, dtype=np.int64), np.array(c, dtype=np.int64)] = np.array(v, dtype=float)
     return A
 
-# %% ../nbs/00_data.ipynb #5e4d3fb6
+# %% ../nbs/00_data.ipynb #33be6b0e
 _SPARSE_KEYS = re.compile(r"(?:^\s*\{|,)\s*(\d+)\s")
 
 def _check_sparse_row(s:str, where:str):
@@ -318,7 +319,7 @@ def _checked_lines(fp, h:_Header, path, rows:list):
                 if s[0] == '{': _check_sparse_row(s, f"{path}, line {n}")
         yield line
 
-# %% ../nbs/00_data.ipynb #4f288d50
+# %% ../nbs/00_data.ipynb #a2e74d4d
 _PARSE_ERRORS = (arff.ArffException, ValueError, TypeError, IndexError, KeyError, OverflowError)
 
 def _decode(path:Path, encoding:str, h:_Header, convert):
@@ -343,7 +344,7 @@ def _values(rows, attributes, sparse:bool, lines) -> np.ndarray:
     A = _sparse_rows(rows, len(attributes)) if sparse else np.array(list(rows), dtype=float)
     return A.reshape(-1, len(attributes))
 
-# %% ../nbs/00_data.ipynb #33be6b0e
+# %% ../nbs/00_data.ipynb #04ab528b
 def _read_mulan_xml(path) -> list:
     "Label names of a Mulan XML file (any namespace, labels possibly nested), in document order."
     try:
@@ -361,7 +362,7 @@ def _stem(path:Path) -> str:
         if name.lower().endswith(suf): name = name[:-len(suf)]
     return name
 
-# %% ../nbs/00_data.ipynb #a2e74d4d
+# %% ../nbs/00_data.ipynb #f38e2318
 def _positions(names, attr_names:list, where:str, path) -> list:
     "Sorted attribute positions of the label `names`, a ValueError naming any that is absent."
     pos = {a: i for i, a in enumerate(attr_names)}
@@ -375,7 +376,7 @@ def _last(n, n_attr:int, where:str) -> list:
     if n == 0 or abs(n) >= n_attr: raise ValueError(f"{where} asks for {abs(n)} label attributes; the file has {n_attr} attributes (at least one must remain a feature)")
     return list(range(n_attr - n, n_attr)) if n > 0 else list(range(-n))
 
-# %% ../nbs/00_data.ipynb #38aa6782
+# %% ../nbs/00_data.ipynb #e8c755d7
 def _check_labels(labels):
     "Refuse a `labels` argument that is neither None, an int nor a list of names (True, 2.0, ...)."
     if labels is None or isinstance(labels, str) or hasattr(labels, '__len__'): return
@@ -399,7 +400,7 @@ def _label_positions(path:Path, attr_names:list, relation:str, labels, xml) -> l
     raise ValueError(f"cannot tell which attributes of {path} are labels: no Mulan file {path.with_name(_stem(path) + '.xml')} and no MEKA '-C n' "
                      "in @relation; give labels=N (the last N attributes), labels=[names] or xml=PATH (command line: --labels, --xml)")
 
-# %% ../nbs/00_data.ipynb #f38e2318
+# %% ../nbs/00_data.ipynb #c947d0dc
 def _label_column(a:np.ndarray, name:str, kind, path) -> np.ndarray:
     "0/1 uint8 values of label attribute `name` from its codes or numbers `a`."
     if np.isnan(a).any(): raise ValueError(f"{path}: label {name!r} has a missing value ('?') in instance {int(np.flatnonzero(np.isnan(a))[0])}")
@@ -409,7 +410,7 @@ def _label_column(a:np.ndarray, name:str, kind, path) -> np.ndarray:
     elif not np.isin(a, (0, 1)).all(): raise ValueError(f"{path}: numeric label {name!r} holds values other than 0 and 1")
     return a.astype(np.uint8)
 
-# %% ../nbs/00_data.ipynb #e8c755d7
+# %% ../nbs/00_data.ipynb #cdfb3711
 def _read_text(path:Path, read):
     "`read(encoding)` with UTF-8 (byte-order mark allowed), else Latin-1; unreadable files as ValueError."
     try:
@@ -432,11 +433,10 @@ def load_arff(path, labels=None, xml=None) -> MultiLabelDataset:
     h, got = _read_text(path, read)
     if h.hierarchical:
         if labels is not None or xml is not None: raise ValueError(f"{path} is a Clus HMC file: its `hierarchical` attribute holds the labels; do not give labels or xml")
-        from relieffml.hierarchy import load_hmc_arff
         return load_hmc_arff(path)
     return _dataset_from_arff(path, *got, h.relation, labels, xml)
 
-# %% ../nbs/00_data.ipynb #74d5995d
+# %% ../nbs/00_data.ipynb #adea5686
 def _dataset_from_arff(path, attributes, A, relation, labels, xml) -> MultiLabelDataset:
     "Split the decoded attribute values into features and labels."
     if A.shape[0] == 0: raise ValueError(f"{path} has no data rows")
@@ -449,7 +449,52 @@ def _dataset_from_arff(path, attributes, A, relation, labels, xml) -> MultiLabel
                                   np.array([c is not None for c in cats], dtype=bool), cats, name=_stem(path))
     except ValueError as e: raise ValueError(f"{path}: {e}") from None
 
-# %% ../nbs/00_data.ipynb #27cef445
+# %% ../nbs/00_data.ipynb #a760c848
+def _class_matrix(h:Hierarchy, vals, lines, path) -> np.ndarray:
+    "Closed uint8 N×Q label matrix of a Clus class column (classes separated by '@'; None or '?' for none)."
+    Y = np.zeros((len(vals), len(h)), dtype=np.uint8)
+    idx = h.class_index
+    for i, v in enumerate(vals):
+        if v is None or v.strip() in ("?", ""): continue
+        for c in v.split("@"):
+            j = idx.get(c)
+            if j is None:
+                try: j = h.index(c.strip())
+                except ValueError: raise ValueError(f"{path}, line {lines[i]}: class {c!r} is not declared in the hierarchy") from None
+            Y[i, j] = 1
+    return h.close(Y)
+
+# %% ../nbs/00_data.ipynb #1ab4b51e
+def _rows_and_lines(rows, attributes, sparse, lines):
+    "liac-arff's decoded rows as a list, and the line of each (filled in while the rows are read)."
+    return list(rows), lines
+
+def _read_hmc(path:Path, encoding:str):
+    "(header, attributes, rows, row lines) of a Clus HMC file, through the data layer's ARFF reader."
+    h = _header(path, encoding)
+    if len(h.hierarchical) != 1: raise _DataError(f"{path}: expected one 'hierarchical' attribute, found {len(h.hierarchical)}")
+    attributes, (rows, lines) = _decode(path, encoding, h, _rows_and_lines)
+    return h, attributes, rows, lines
+
+# %% ../nbs/00_data.ipynb #30f8ae0b
+def load_hmc_arff(path) -> MultiLabelDataset:
+    "Load a Clus HMC ARFF file (`.arff` or `.arff.gz`): features as X, the `hierarchical` class as closed pre-order Y."
+    path = Path(path)
+    if not path.is_file(): raise FileNotFoundError(f"no ARFF file {path}")
+    h, attributes, rows, lines = _read_text(path, lambda enc: _read_hmc(path, enc))
+    k = h.hierarchical[0]
+    try: hier = Hierarchy.from_clus_declaration(h.types[k][len("hierarchical"):])
+    except ValueError as e: raise ValueError(f"{path}, line {h.lines[k]}: {e}") from None
+    if not rows: raise ValueError(f"{path} has no data rows")
+    feats = [i for i in range(len(attributes)) if i != k]
+    X = np.array([[r[i] for i in feats] for r in rows], dtype=float)   # None ('?') becomes NaN
+    Y = _class_matrix(hier, [r[k] for r in rows], lines, path)
+    cats = [attributes[i][1] if isinstance(attributes[i][1], list) else None for i in feats]
+    try: return MultiLabelDataset(X, Y, [attributes[i][0] for i in feats],
+                                  list(hier.classes), np.array([c is not None for c in cats], dtype=bool), cats, hier, _stem(path))
+    except ValueError as e: raise ValueError(f"{path}: {e}") from None
+
+# %% ../nbs/00_data.ipynb #a703d54a
 MULAN_SHA256 = {
     'emotions.arff': '6f2f790047073d1293ac0872c0d55f2dc98b6177802fc96c6b66b309dfee1e4b',
     'emotions.xml': 'b20042828c32a6ca0a871c10a298c1b7b17fd2c453e944c1673d9e9b9bda1e68',
@@ -465,7 +510,7 @@ MULAN_SHA256 = {
     'yeast.xml': '45fc49ccfd0e1a45788924f40577ac4c5b1b2cb12748b0f03339ed8cdeb9bf1d'}
 DOWNLOAD_TIMEOUT = 60  # seconds per request
 
-# %% ../nbs/00_data.ipynb #d6b77539
+# %% ../nbs/00_data.ipynb #555d2d43
 BUNDLED_DATA = Path(importlib.util.find_spec('relieffml').origin).parent / 'datasets'  # the data shipped with relieffml
 DATASHEET = BUNDLED_DATA / 'DATASHEET.md'
 
@@ -483,7 +528,7 @@ def list_datasets(data_home=None, bundled:bool=True) -> list:
     "Names of the data sets in the data home and, if `bundled`, of those shipped with relieffml."
     return sorted(_arff_names(get_data_home(data_home)) | (_arff_names(BUNDLED_DATA) if bundled else set()))
 
-# %% ../nbs/00_data.ipynb #bd1393d5
+# %% ../nbs/00_data.ipynb #c9ff0397
 def _check_dataset_name(name) -> str:
     "A relative data set name without `..` (it becomes a path and a URL)."
     if not isinstance(name, str) or not name or name.startswith('/') or '\\' in name or '..' in name.split('/'):
@@ -499,7 +544,7 @@ def find_dataset(name:str, data_home=None) -> Path | None:
     name = _check_dataset_name(name)
     return _find(name, get_data_home(data_home)) or _find(name, BUNDLED_DATA)
 
-# %% ../nbs/00_data.ipynb #6766ffa4
+# %% ../nbs/00_data.ipynb #f399988b
 def _fetch(url:str, dest:Path, required:bool=True) -> bool:
     "Download `url` to `dest`; False if not `required` and the server says 404."
     try:
@@ -517,7 +562,7 @@ def _sha256(path:Path) -> str:
         for block in iter(lambda: f.read(1 << 20), b''): h.update(block)
     return h.hexdigest()
 
-# %% ../nbs/00_data.ipynb #28a65020
+# %% ../nbs/00_data.ipynb #943d465a
 def _download(name:str, base_url:str, home:Path, labels=None) -> Path:
     "Download, verify and cache `name.arff` and `name.xml`; the cached ARFF path."
     stem = name.rsplit('/', 1)[-1]
@@ -534,7 +579,7 @@ def _download(name:str, base_url:str, home:Path, labels=None) -> Path:
         for p in parts.values(): p.unlink(missing_ok=True)
     return folder / f"{stem}.arff"
 
-# %% ../nbs/00_data.ipynb #a760c848
+# %% ../nbs/00_data.ipynb #0aef6bd6
 def _verify(name, parts, got, known, base_url, labels=None):
     "Check downloaded files: SHA-256 for the standard Mulan files, a successful parse for others."
     if not known:
@@ -546,7 +591,7 @@ def _verify(name, parts, got, known, base_url, labels=None):
         if have != want: raise ValueError(f"checksum mismatch for {base_url.rstrip('/')}/{name}{ext}: "
                                           f"sha256 {have}, expected {want}; the download was deleted")
 
-# %% ../nbs/00_data.ipynb #2d5e457e
+# %% ../nbs/00_data.ipynb #06a2611d
 def load_dataset(name:str, data_home=None, labels=None, xml=None) -> MultiLabelDataset:
     "Load data set `name` from the data home, else the bundled copy, else download it from `RELIEFFML_DATA_URL`."
     path = find_dataset(name, data_home)
@@ -561,7 +606,7 @@ def load_dataset(name:str, data_home=None, labels=None, xml=None) -> MultiLabelD
     ds.name = name
     return ds
 
-# %% ../nbs/00_data.ipynb #d8dd8c80
+# %% ../nbs/00_data.ipynb #ca3681e4
 REDUNDANT_SD = 0.05  # standard deviation of the noise added to redundant copies
 
 def _check_int(v, arg:str, lo:int) -> int:
@@ -574,7 +619,7 @@ def _check_fraction(v, arg:str, hi:float=1.0) -> float:
     if not isinstance(v, numbers.Real) or isinstance(v, bool) or not 0 <= v <= hi: raise ValueError(f"{arg} must be a number in [0, {hi}], got {v!r}")
     return float(v)
 
-# %% ../nbs/00_data.ipynb #9fa99f59
+# %% ../nbs/00_data.ipynb #83a171ba
 def _check_relevance_args(n_samples, n_features, n_labels, n_relevant, n_redundant):
     "Validate the sizes of `make_multilabel_relevance`."
     n, d, q, r, m = (_check_int(v, a, lo) for v, a, lo in ((n_samples, 'n_samples', 1), (n_features, 'n_features', 2),
@@ -584,7 +629,7 @@ def _check_relevance_args(n_samples, n_features, n_labels, n_relevant, n_redunda
     if r + m > d: raise ValueError(f"n_relevant + n_redundant = {r + m} exceeds n_features = {d}")
     return n, d, q, r, m
 
-# %% ../nbs/00_data.ipynb #5ea796f7
+# %% ../nbs/00_data.ipynb #ffdcc25f
 def _relevance_latent(rng, n, d, q, r, m, noise):
     "Latent columns (relevant, redundant, irrelevant), labels (eq. 3–5), label groups and copy sources."
     Z = rng.random((n, d))
@@ -597,7 +642,7 @@ def _relevance_latent(rng, n, d, q, r, m, noise):
     Y ^= (rng.random((n, q)) < noise).astype(np.uint8)
     return Z, Y, groups, src
 
-# %% ../nbs/00_data.ipynb #0e2be0cc
+# %% ../nbs/00_data.ipynb #36282a93
 def make_multilabel_relevance(n_samples=300, n_features=20, n_labels=4, n_relevant=6, n_redundant=2, noise=0.05,
                               nominal_fraction=0.0, missing_fraction=0.0, random_state=0) -> MultiLabelDataset:
     "Synthetic multi-label data with known relevant, redundant and XOR-interacting features (eq. 3–5)."
@@ -615,7 +660,7 @@ def make_multilabel_relevance(n_samples=300, n_features=20, n_labels=4, n_releva
     X.flat[rng.choice(n * d, int(round(missing_fraction * n * d)), replace=False)] = np.nan
     return _relevance_dataset(X, Y, nom[perm], perm, groups, src, r, m)
 
-# %% ../nbs/00_data.ipynb #38203db1
+# %% ../nbs/00_data.ipynb #f93e88cb
 def _relevance_dataset(X, Y, nominal, perm, groups, src, r, m) -> MultiLabelDataset:
     "Name the columns and attach the ground truth in final (shuffled) column positions."
     d = X.shape[1]
@@ -630,7 +675,7 @@ def _relevance_dataset(X, Y, nominal, perm, groups, src, r, m) -> MultiLabelData
     ds.label_support_ = [np.sort(pos[g]) for g in groups]
     return ds
 
-# %% ../nbs/00_data.ipynb #aebe3280
+# %% ../nbs/00_data.ipynb #dcbf0601
 def default_dataset() -> MultiLabelDataset:
     "The built-in data set (`make_multilabel_relevance()` with its defaults) used when no data is given."
     ds = make_multilabel_relevance()

@@ -20,7 +20,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from .base import as_features, as_label_matrix, from_frame
-from .relieff import relieff_weights, naive_relieff
+from .relieff import relieff_weights
 
 # %% ../nbs/21_rfs.ipynb #5f3d602a
 def transform_label(X, Y, j:int)->np.ndarray:
@@ -38,13 +38,6 @@ def _split(W, D:int, j:int, Q:int):
     "Split the weights of `[x, y_{−j}]` into a feature row (D) and a label row (Q, NaN at `j`)."
     wl = np.full(Q, np.nan); wl[np.delete(np.arange(Q), j)] = W[D:]
     return W[:D], wl
-
-def _naive_rfs_weights(X, Y, nominal, n_values=None, k:int=10):
-    "ReliefF scores of eq. (1)'s inputs for every label by plain loops: `(Q×D features, Q×Q labels)`."
-    D, Q = X.shape[1], Y.shape[1]
-    nom, nv = _input_types(nominal, n_values, D, Q - 1)
-    rows = [_split(naive_relieff(transform_label(X, Y, j), Y[:, j].astype(np.int64), nom, nv, k), D, j, Q) for j in range(Q)]
-    return np.array([r[0] for r in rows]), np.array([r[1] for r in rows])
 
 # %% ../nbs/21_rfs.ipynb #3c76db83
 def rfs_weights(X, Y, nominal, n_values=None, k:int=10, n_jobs=None):

@@ -180,3 +180,17 @@ def naive_backward_search(w, su, features, tolerance=0.01, min_features=1, redun
         if path[-1] >= best - PHI_TIE: best, n_best = path[-1], len(removed)
         elif path[-1] < best - tolerance: break
     return removed, path, n_best
+
+
+# %% nbs/21_rfs.ipynb
+def naive_rfs_weights(X, Y, nominal, n_values=None, k=10):
+    "ReliefF scores of eq. (1)'s inputs for every label by plain loops: `(Q×D features, Q×Q labels, NaN on the diagonal)`."
+    D, Q = X.shape[1], Y.shape[1]
+    nom = np.r_[np.asarray(nominal, bool), np.ones(Q - 1, bool)]              # label inputs: nominal {0, 1}
+    nv = np.r_[np.zeros(D, np.int64) if n_values is None else np.asarray(n_values, np.int64), np.full(Q - 1, 2)]
+    F, L = np.zeros((Q, D)), np.full((Q, Q), np.nan)
+    for j in range(Q):
+        others = [l for l in range(Q) if l != j]
+        W = naive_relieff(np.c_[X, Y[:, others]].astype(np.float64), Y[:, j].astype(np.int64), nom, nv, k)
+        F[j], L[j, others] = W[:D], W[D:]
+    return F, L

@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from relieffml.hierarchy import Hierarchy, load_hmc_arff
+from relieffml.hierarchy import Hierarchy
+from relieffml.data import load_hmc_arff
 
 W0 = 0.75
 

@@ -15,7 +15,8 @@ from relieffml.reliefml import ReliefFML
 from relieffml.rfml import RFML
 from relieffml.mlrf import MLRF
 from relieffml.transform import BinaryRelevanceRanker, LabelPowersetRanker
-from relieffml.hmc import HMCReliefF, Hierarchy
+from relieffml.hmc import HMCReliefF
+from relieffml.hierarchy import Hierarchy
 from relieffml.lazy import MLkNN, BRkNN, DMLkNN, MLCWkNN
 
 BIG = np.finfo(np.float64).max
@@ -25,10 +26,12 @@ FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
 
 def naive_scale(X, Xq=None):
     "(x − min)/(max − min) per column, a range under 1e-6 scaling to 0 (Weka's rule), on the training rows or `Xq`."
-    lo, hi = np.nanmin(X, 0), np.nanmax(X, 0)
-    Z = (X if Xq is None else Xq) - lo
-    Z = Z / np.where(hi - lo < 1e-6, 1.0, hi - lo)
-    Z[:, hi - lo < 1e-6] = np.where(np.isnan(Z[:, hi - lo < 1e-6]), np.nan, 0.0)
+    V = X if Xq is None else Xq
+    with np.errstate(all="ignore"):
+        lo, hi = np.nanmin(X, 0), np.nanmax(X, 0)          # NaN for a column with no known value
+        const = ~(hi - lo >= 1e-6)                          # Weka's norm: a NaN minimum also scales to 0
+        Z = (V - lo) / np.where(const, 1.0, hi - lo)
+    Z[:, const] = np.where(np.isnan(V[:, const]), np.nan, 0.0)
     return Z
 
 

@@ -19,7 +19,8 @@ from sklearn.svm import LinearSVC
 from weka_harness import weka_scores, write_arff
 from relieffml.rfs import (RFSClassifier, DependentBinaryRelevance, CorrelationPrunedStacking, BRPlus,
                            ConstantLabelWarning, rfs_weights, rfs_parents, keep_count, top_indices, phi_matrix,
-                           transform_label, STRATEGIES, _naive_rfs_weights)
+                           transform_label, STRATEGIES)
+from naive import naive_rfs_weights
 from relieffml.relieff import ReliefF
 
 try:
@@ -51,7 +52,7 @@ def as_lists(parents):
 def test_scores_equal_naive_loops(seed, decimals, k, n):
     X, Y, nom = problem(seed, n=n, d=3, q=3, decimals=decimals)
     Y[:, 2] = 0                                             # a label without misses: hits only
-    for a, b in zip(rfs_weights(X, Y, nom, k=k), _naive_rfs_weights(X, Y, nom, k=k)):
+    for a, b in zip(rfs_weights(X, Y, nom, k=k), naive_rfs_weights(X, Y, nom, k=k)):
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
 
 
@@ -171,7 +172,7 @@ def test_estimator_parent_counts(strategy, t, sizes):
     got = [(len(p['features']), len(p['labels'])) for p in m.parents_]
     if isinstance(sizes, tuple): assert set(got) == {sizes}
     else: assert {a + b for a, b in got} == {sizes}
-    assert as_lists(m.parents_) == as_lists(rfs_parents(*_naive_rfs_weights(X, Y, nom), strategy, t))
+    assert as_lists(m.parents_) == as_lists(rfs_parents(*naive_rfs_weights(X, Y, nom), strategy, t))
     assert m.feature_scores_.shape == (4, 5) and m.label_scores_.shape == (4, 4)
 
 
