@@ -119,10 +119,8 @@ class ReliefFML(BaseRanker):
 
     Attributes
     ----------
-    raw_weights_, weights_ : ndarray (D,)
-        W of eq. (6); W scaled to [0, 1] (Algorithm 1, step 17).
-    ranking_ : ndarray (D,)
-        Feature indices, best first.
+    raw_weights_, weights_, ranking_ : ndarray (D,)
+        W of eq. (6); W scaled to [0, 1] (Algorithm 1, step 17); feature indices, best first.
     n_samples_ : int
         Number of instances sampled.
     """
