@@ -294,8 +294,7 @@ class MMLRF(_MMLRFSteps, BaseRanker):
     weights_, ranking_, prefiltered_, selected_ : ndarray
         MLRF weights and ranking; S0 and the selected features (kept by ``transform``), both in ranking order.
     su_, removed_, phi_path_, best_step_ : ndarray (|S0|, |S0|), ndarray, ndarray, int
-        SU of S0 (order of ``prefiltered_``); features in order of removal; Φ(S0), then Φ after each removal;
-        the number of removals at the best Φ.
+        SU of S0 (order of ``prefiltered_``); removals in order; Φ(S0), then after each removal; removals at the best Φ.
     """
     _parameter_constraints = _MMLRF_CONSTRAINTS
     def __init__(self, n_neighbors=10, n_samples=None, metric='manhattan', theta=0.85, tolerance=0.01, min_features=1,

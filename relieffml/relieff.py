@@ -114,10 +114,8 @@ class ReliefF(BaseRanker):
 
     Attributes
     ----------
-    weights_, ranking_ : ndarray (D,)
-        The estimate (mean over labels for a label matrix); feature indices, best first.
-    label_weights_ : ndarray (Q, D)
-        Per-label weights when fitted on a label matrix (RF-BR).
+    weights_, ranking_, label_weights_ : ndarray (D,), ndarray (D,), ndarray (Q, D)
+        The estimate (mean over labels for a label matrix); feature indices, best first; per-label weights (RF-BR).
     """
     _parameter_constraints = _RELIEFF_CONSTRAINTS
     def __init__(self, n_neighbors=10, n_samples=None, weight_by_distance=False, sigma=2.0, metric='manhattan',

@@ -119,10 +119,8 @@ class ReliefFML(BaseRanker):
 
     Attributes
     ----------
-    raw_weights_, weights_, ranking_ : ndarray (D,)
-        W of eq. (6); W scaled to [0, 1] (Algorithm 1, step 17); feature indices, best first.
-    n_samples_ : int
-        Number of instances sampled.
+    raw_weights_, weights_, ranking_, n_samples_ : ndarray (D,) (three), int
+        W of eq. (6); W scaled to [0, 1] (Algorithm 1, step 17); feature indices, best first; instances sampled.
     """
     _parameter_constraints = _RELIEFFML_CONSTRAINTS
     def __init__(self, n_neighbors=10, n_samples='auto', metric='heom', smoothing=1.0, nominal='auto',

@@ -176,10 +176,8 @@ class LabelPowersetRanker(BaseRanker):
     ----------
     weights_ : ndarray (D,)
         The scorer's weights for the label powerset class.
-    label_sets_ : ndarray (K, Q) uint8
-        The distinct label sets; class c is row c.
-    label_set_counts_ : ndarray (K,)
-        Number of instances with each label set.
+    label_sets_, label_set_counts_ : ndarray (K, Q) uint8, ndarray (K,)
+        The distinct label sets (class c is row c) and the number of instances with each.
     """
     _parameter_constraints = {**COMMON_CONSTRAINTS, **_SCORER}
     def __init__(self, scorer=None, nominal='auto', n_features_to_select=None, threshold=None, n_jobs=None):
@@ -226,8 +224,7 @@ class _LabelConstruction:
 
 # %% ../nbs/12_transform.ipynb #d9e1f25d
 class LCFS(_LabelConstruction, BaseRanker):
-    """Label construction for feature selection (Spolaôr et al. 2015, §4.2–4.3): BR on the labels plus q′
-    labels built from disjoint label pairs.
+    """Label construction for feature selection (Spolaôr et al. 2015, §4.2–4.3): BR on Y plus q′ labels of label pairs.
 
     Parameters
     ----------
@@ -239,10 +236,8 @@ class LCFS(_LabelConstruction, BaseRanker):
         Operator of the new labels; "x": LS's list operator (XNOR for c_e, XOR for c_d), else random XOR/XNOR.
     n_new_labels : int or None, default=None
         q′, at most ⌊q/2⌋ (the default).
-    random_state : int, Generator or None
-        Seeds RS and the random operators.
-    nominal, n_features_to_select, threshold, n_jobs
-        See `BinaryRelevanceRanker`.
+    random_state, nominal, n_features_to_select, threshold, n_jobs
+        `random_state` seeds RS and the random operators; the others: see `BinaryRelevanceRanker`.
 
     Attributes
     ----------
