@@ -54,6 +54,18 @@ def from_frame(df:pd.DataFrame):
             raise ValueError(f"X column {name!r} has dtype {col.dtype}: convert it to numbers or to a pandas Categorical")
     return X, auto, nv
 
+# %% ../nbs/05_base.ipynb #4277766c
+def _float_matrix(X)->np.ndarray:
+    "X as a float64 N×D array (N ≥ 2, D ≥ 1, NaN for missing values), or a ValueError saying what is wrong."
+    if np.asarray(X).dtype.kind == 'c': raise ValueError("X is complex: Complex data not supported")
+    try: X = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as e: raise ValueError(f"X must be numeric (NaN for missing values): {e}") from None
+    if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got {X.ndim}-D with shape {X.shape}")
+    if X.shape[1] < 1: raise ValueError(f"X has 0 feature(s) (shape={X.shape}) while a minimum of 1 is required.")
+    if X.shape[0] < 2: raise ValueError(f"X needs at least 2 instances, got n_samples = {X.shape[0]}")
+    if np.isinf(X).any(): raise ValueError("X contains infinite values; use NaN for missing values")
+    return X
+
 # %% ../nbs/05_base.ipynb #2f52448d
 def as_features(X, nominal='auto'):
     "Validated `(X float64 N×D, info dict)` from NumPy, pandas, scipy.sparse or a `MultiLabelDataset`."
@@ -71,13 +83,7 @@ def as_features(X, nominal='auto'):
             raise ValueError(f"X is sparse with shape {X.shape}: densified it would need "
                              f"{X.shape[0]*X.shape[1]*8/2**30:.1f} GiB (limit {MAX_DENSE_BYTES/2**30:.0f} GiB); select features first")
         X = X.toarray()
-    if np.asarray(X).dtype.kind == 'c': raise ValueError("X is complex: Complex data not supported")
-    try: X = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError) as e: raise ValueError(f"X must be numeric (NaN for missing values): {e}") from None
-    if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got {X.ndim}-D with shape {X.shape}")
-    if X.shape[1] < 1: raise ValueError(f"X has 0 feature(s) (shape={X.shape}) while a minimum of 1 is required.")
-    if X.shape[0] < 2: raise ValueError(f"X needs at least 2 instances, got n_samples = {X.shape[0]}")
-    if np.isinf(X).any(): raise ValueError("X contains infinite values; use NaN for missing values")
+    X = _float_matrix(X)
     mask = _nominal_mask(nominal, X.shape[1], auto)
     codes = X[:, mask]
     ok = np.isnan(codes) | ((codes >= 0) & (codes == np.round(codes)))
@@ -103,6 +109,7 @@ def as_label_matrix(Y, n:int)->np.ndarray:
         raise ValueError(f"Y must contain only 0 and 1, got e.g. {bad.ravel()[0]!r}")
     return np.ascontiguousarray(Y, dtype=np.uint8)
 
+# %% ../nbs/05_base.ipynb #95a8b743
 def as_class_vector(y, n:int):
     "Class codes 0..C-1 (int64) and the sorted class labels of a 1-D target."
     if isinstance(y, (pd.DataFrame, pd.Series)): y = y.to_numpy()
@@ -114,6 +121,7 @@ def as_class_vector(y, n:int):
     classes, codes = np.unique(y, return_inverse=True)
     return codes.astype(np.int64), classes
 
+# %% ../nbs/05_base.ipynb #962af5c2
 def as_numeric_target(y, n:int)->np.ndarray:
     "Validated float64 numeric target."
     y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y, dtype=np.float64)
@@ -157,45 +165,9 @@ COMMON_CONSTRAINTS = {
     'n_jobs': [None, Integral],
 }
 
-class BaseRanker(SelectorMixin, BaseEstimator):
-    "Base class of relieffml's feature rankers: validation, ranking and selection around `_fit`."
-    _target = 'multilabel'
-    _parameter_constraints = dict(COMMON_CONSTRAINTS)
-
-    def fit(self, X, y=None):
-        "Validate the data, compute `weights_` with the algorithm and derive the ranking."
-        self._validate_params()
-        Xv, info = as_features(X, getattr(self, 'nominal', 'auto'))
-        if y is None and info['dataset'] is not None: y = info['dataset'].Y
-        if y is None: raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None "
-                                       "(pass Y, or a MultiLabelDataset as X)")
-        return self.fit_validated(Xv, y, info)
-
-    def fit_validated(self, X, y, info:dict):
-        "Fit on features `as_features` has validated (`X` float64, NaN missing; `info` its nominal mask, declared counts and names)."
-        self._validate_params()
-        yv = self._validate_target(y, X.shape[0])
-        W = np.asarray(self._fit(X, yv, info), dtype=np.float64)
-        self._set_weights(W, X.shape[1], info)
-        return self
-
-    def _validate_target(self, y, N):
-        "Convert `y` according to the subclass's `_target` kind."
-        if self._target == 'multilabel': return as_multilabel_target(y, N)
-        if self._target == 'class':
-            yv, self.classes_ = as_class_vector(y, N)
-            return yv
-        return as_numeric_target(y, N)
-
-    def _set_weights(self, W, D, info):
-        self.weights_ = W
-        self.feature_importances_ = W
-        self.ranking_ = np.argsort(-W, kind='mergesort')
-        self.n_features_in_ = D
-        if 'frame_columns' in info: self.feature_names_in_ = info['frame_columns']
-        elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_
-        self.feature_names_ = info['feature_names']
-
+# %% ../nbs/05_base.ipynb #db788130
+class _RankerSelection(SelectorMixin):
+    "Selection from a fitted ranking: by `threshold`, else the `n_features_to_select` best (default half); tags."
     def _n_selected(self)->int:
         D, n = self.n_features_in_, self.n_features_to_select
         if n is None: return max(1, D // 2)
@@ -220,8 +192,37 @@ class BaseRanker(SelectorMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
-        tags.target_tags.required = True
+        tags.input_tags.allow_nan = True; tags.input_tags.sparse = True; tags.target_tags.required = True
         tags.target_tags.multi_output = self._target == 'multilabel'
         return tags
+
+# %% ../nbs/05_base.ipynb #c6d71aa0
+class BaseRanker(_RankerSelection, BaseEstimator):
+    "Base class of relieffml's feature rankers: validation, ranking and selection around `_fit`."
+    _target = 'multilabel'
+    _parameter_constraints = dict(COMMON_CONSTRAINTS)
+
+    def fit(self, X, y=None):
+        "Validate the data, compute `weights_` with the algorithm and derive the ranking."
+        self._validate_params()
+        Xv, info = as_features(X, getattr(self, 'nominal', 'auto'))
+        if y is None and info['dataset'] is not None: y = info['dataset'].Y
+        if y is None: raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None "
+                                       "(pass Y, or a MultiLabelDataset as X)")
+        return self.fit_validated(Xv, y, info)
+    def fit_validated(self, X, y, info:dict):
+        "Fit on features `as_features` has validated (`X` float64, NaN missing; `info` its nominal mask, declared counts and names)."
+        self._validate_params()
+        W = np.asarray(self._fit(X, self._validate_target(y, X.shape[0]), info), dtype=np.float64)
+        self._set_weights(W, X.shape[1], info)
+        return self
+    def _validate_target(self, y, N):
+        "Convert `y` according to the subclass's `_target` kind."
+        if self._target == 'multilabel': return as_multilabel_target(y, N)
+        if self._target == 'class': yv, self.classes_ = as_class_vector(y, N); return yv
+        return as_numeric_target(y, N)
+    def _set_weights(self, W, D, info):
+        self.weights_ = self.feature_importances_ = W
+        self.ranking_, self.n_features_in_, self.feature_names_ = np.argsort(-W, kind='mergesort'), D, info['feature_names']
+        if 'frame_columns' in info: self.feature_names_in_ = info['frame_columns']
+        elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_

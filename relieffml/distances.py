@@ -153,6 +153,7 @@ def distance_mode(prep, p:int, weighted:bool, has_missing=None)->int:
     if weighted or prep.is_nominal.any(): return 1
     return 0 if p == 1 else 3
 
+# %% ../nbs/01_distances.ipynb #0b7e3537
 @numba.njit(inline='always', **NJIT)
 def _sum_plain(xa, xb):
     "Σ_f |a_f − b_f|: numeric features, no missing values, unit weights."
@@ -169,6 +170,7 @@ def _sum_plain2(xa, xb):
         s += d * d
     return s
 
+# %% ../nbs/01_distances.ipynb #47bba07f
 @numba.njit(inline='always', **NJIT)
 def pair_sum(xa, xb, is_nominal, nomf, missing_nominal, w, p, mode):
     "Σ_f w_f diff(f, a, b)^p with the kernel flavour `mode` (see `distance_mode`)."
@@ -238,6 +240,7 @@ def _tile_plain(Xs, xj, p):
             s0 += d0 * d0; s1 += d1 * d1; s2 += d2 * d2; s3 += d3 * d3
     return s0, s1, s2, s3
 
+# %% ../nbs/01_distances.ipynb #7e2937bc
 @numba.njit(inline='always', **NJIT)
 def _tile_fast(Xs, xj, nomf, w, p):
     "Σ_f w_f diff_f^p for the four rows of `Xs`, branch-free as `_sum_fast` (`nomf`: 1.0 for nominal features)."
@@ -252,6 +255,7 @@ def _tile_fast(Xs, xj, nomf, w, p):
         s0 += wf * d0; s1 += wf * d1; s2 += wf * d2; s3 += wf * d3
     return s0, s1, s2, s3
 
+# %% ../nbs/01_distances.ipynb #1c3a2781
 @numba.njit(**NJIT)
 def distance_tile(Xs, spec, out):
     "out[t, j] = Σ_f w_f diff(f, Xs[t], Xn[j])^p for the `TILE` rows of `Xs` and every row of `spec.Xn`."

@@ -172,40 +172,30 @@ def info_gain(X, y, nominal, n_values=None, n_classes=None, return_cuts=False):
 # %% ../nbs/06_infogain.ipynb #d34464ed
 class InfoGain(BaseRanker):
     """Information gain of each feature w.r.t. a class, Fayyad–Irani MDL for numeric features (Weka's
-    `InfoGainAttributeEval`).
+    `InfoGainAttributeEval`; Fayyad & Irani 1993, IJCAI, 1022–1029).
 
     Parameters
     ----------
     nominal : "auto", bool mask or list of int
         Nominal features (integer codes); "auto" uses pandas categoricals or the dataset's mask.
-    n_features_to_select : int, float or None
-        Number (or fraction) of top-ranked features kept by `transform`.
-    threshold : float or None
-        Keep the features whose gain is at least `threshold` instead.
+    n_features_to_select, threshold : int, float or None
+        Number (or fraction) of top-ranked features `transform` keeps, or the least gain kept instead.
     n_jobs : int or None
         Accepted for a uniform API; the computation is serial.
 
     Attributes
     ----------
     weights_, feature_importances_ : ndarray (D,)
-        Information gain in bits.
-    ranking_ : ndarray (D,)
-        Feature indices, best first (ties: lower index).
+        Information gain in bits; `ranking_` orders the features, best first (ties: lower index).
     cut_points_ : list
         MDL cut points of each numeric feature (ndarray), None for nominal features.
     classes_ : ndarray
         The class labels.
-
-    References
-    ----------
-    Fayyad & Irani (1993), IJCAI, 1022–1029. Spolaôr et al. (2015), §4.1 (IG-BR, IG-LP).
     """
     _target = 'class'
     _parameter_constraints = dict(COMMON_CONSTRAINTS)
-
     def __init__(self, nominal='auto', n_features_to_select=None, threshold=None, n_jobs=None):
         self.nominal, self.n_features_to_select, self.threshold, self.n_jobs = nominal, n_features_to_select, threshold, n_jobs
-
     def _fit(self, X, y, info):
         W, self.cut_points_ = info_gain(X, y, info['nominal'], info['n_values'], len(self.classes_), return_cuts=True)
         return W

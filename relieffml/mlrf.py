@@ -237,52 +237,14 @@ def positive_share_prefix(w, ranking, theta:float)->np.ndarray:
     cs = np.cumsum(w[pos])
     return pos[:int(np.searchsorted(cs, theta * cs[-1], side='left')) + 1]
 
-# %% ../nbs/14_mlrf.ipynb #065e9bdf
-class MMLRF(BaseRanker):
-    """MML-RF feature selection (Chen et al. 2018, §2.2): MLRF, a positive-weight pre-filter, and a backward
-    search on Φ(S) = sigmoid(Σ_S W) − mean pairwise symmetric uncertainty.
+# %% ../nbs/14_mlrf.ipynb #03d1b5fd
+_MMLRF_CONSTRAINTS = {'nominal': COMMON_CONSTRAINTS['nominal'], 'n_jobs': COMMON_CONSTRAINTS['n_jobs'], **_MLRF_CONSTRAINTS,
+    'theta': [Interval(Real, 0, 1, closed='right')], 'tolerance': [Interval(Real, 0, None, closed='left')],
+    'min_features': [Interval(Integral, 1, None, closed='left')], 'n_bins': [Interval(Integral, 2, None, closed='left')]}
 
-    Parameters
-    ----------
-    n_neighbors, n_samples, metric
-        As in `MLRF`.
-    theta : float in (0, 1], default=0.85
-        Share of the total positive MLRF weight the pre-filtered set S0 must reach.
-    tolerance : float >= 0, default=0.01
-        The search continues while Φ is no more than this below the best Φ seen.
-    min_features : int >= 1, default=1
-        The search stops at this many features (if S0 is not larger, S0 is returned).
-    n_bins : int >= 2, default=10
-        Equal-frequency bins for numeric features when computing symmetric uncertainty.
-    nominal, n_jobs, random_state
-        See `BaseRanker` and SPEC §0.
-
-    Attributes
-    ----------
-    weights_, ranking_ : ndarray (D,)
-        MLRF weights and ranking.
-    prefiltered_ : ndarray
-        S0, in ranking order.
-    su_ : ndarray (|S0|, |S0|)
-        Symmetric uncertainty of the pre-filtered features (order of ``prefiltered_``).
-    removed_ : ndarray
-        Features in order of removal.
-    phi_path_ : ndarray
-        Φ(S0), then Φ after each removal.
-    best_step_ : int
-        Number of removals at the best Φ.
-    selected_ : ndarray
-        Selected features, in ranking order (kept by ``transform``).
-    """
-    _parameter_constraints = {'nominal': COMMON_CONSTRAINTS['nominal'], 'n_jobs': COMMON_CONSTRAINTS['n_jobs'], **_MLRF_CONSTRAINTS,
-        'theta': [Interval(Real, 0, 1, closed='right')], 'tolerance': [Interval(Real, 0, None, closed='left')],
-        'min_features': [Interval(Integral, 1, None, closed='left')], 'n_bins': [Interval(Integral, 2, None, closed='left')]}
-
-    def __init__(self, n_neighbors=10, n_samples=None, metric='manhattan', theta=0.85, tolerance=0.01, min_features=1,
-                 n_bins=10, nominal='auto', n_jobs=None, random_state=None):
-        self.n_neighbors, self.n_samples, self.metric, self.theta, self.tolerance = n_neighbors, n_samples, metric, theta, tolerance
-        self.min_features, self.n_bins, self.nominal, self.n_jobs, self.random_state = min_features, n_bins, nominal, n_jobs, random_state
-
+# %% ../nbs/14_mlrf.ipynb #131413b8
+class _MMLRFSteps:
+    "MML-RF's fit (steps 1–3 of §2.2), its selection mask and the plot of the search."
     def _fit(self, X, Y, info):
         W = _fit_mlrf(self, X, Y, info)                                               # step 1
         S0 = positive_share_prefix(W, np.argsort(-W, kind='mergesort'), self.theta)  # step 2, eq. (7)
@@ -308,3 +270,34 @@ class MMLRF(BaseRanker):
         ax.set_xlim(size[0] + 0.5, size[-1] - 0.5)
         ax.set_xlabel('|S| (backward search →)'); ax.set_ylabel('Φ(S)'); ax.legend(frameon=False)
         return ax
+
+# %% ../nbs/14_mlrf.ipynb #065e9bdf
+class MMLRF(_MMLRFSteps, BaseRanker):
+    """MML-RF feature selection (Chen et al. 2018, §2.2): MLRF, a positive-weight pre-filter, and a backward
+    search on Φ(S) = sigmoid(Σ_S W) − mean pairwise symmetric uncertainty.
+
+    Parameters
+    ----------
+    n_neighbors, n_samples, metric, nominal, n_jobs, random_state
+        As in `MLRF` (see `BaseRanker` and SPEC §0).
+    theta : float in (0, 1], default=0.85
+        Share of the total positive MLRF weight the pre-filtered set S0 must reach.
+    tolerance : float >= 0, default=0.01
+        The search continues while Φ is no more than this below the best Φ seen.
+    min_features : int >= 1, default=1
+        The search stops at this many features (if S0 is not larger, S0 is returned).
+    n_bins : int >= 2, default=10
+        Equal-frequency bins for numeric features when computing symmetric uncertainty.
+
+    Attributes
+    ----------
+    weights_, ranking_, prefiltered_, selected_ : ndarray
+        MLRF weights and ranking; S0 and the selected features (kept by ``transform``), both in ranking order.
+    su_, removed_, phi_path_, best_step_ : ndarray (|S0|, |S0|), ndarray, ndarray, int
+        SU of S0 (order of ``prefiltered_``); removals in order; Φ(S0), then after each removal; removals at the best Φ.
+    """
+    _parameter_constraints = _MMLRF_CONSTRAINTS
+    def __init__(self, n_neighbors=10, n_samples=None, metric='manhattan', theta=0.85, tolerance=0.01, min_features=1,
+                 n_bins=10, nominal='auto', n_jobs=None, random_state=None):
+        self.n_neighbors, self.n_samples, self.metric, self.theta, self.tolerance = n_neighbors, n_samples, metric, theta, tolerance
+        self.min_features, self.n_bins, self.nominal, self.n_jobs, self.random_state = min_features, n_bins, nominal, n_jobs, random_state

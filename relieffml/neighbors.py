@@ -6,7 +6,7 @@ Docs: https://relieffml.github.io/relieffml/neighbors.html.md"""
 
 # %% auto #0
 __all__ = ['naive_weka_sort', 'naive_knn_pools', 'weka_sort_index', 'has_numeric', 'near_tie_tol', 'Workspace', 'PoolSpec',
-           'knn_workspace', 'load_tile', 'knn_tile', 'pool_members', 'pool_spec', 'apply_rule', 'register_rule',
+           'knn_workspace', 'pool_members', 'pool_spec', 'load_tile', 'knn_tile', 'apply_rule', 'register_rule',
            'block_driver', 'run_blocks', 'StoreNeighbors', 'knn_pools', 'knn_query', 'neighbors_all', 'mutual_mask']
 
 # %% ../nbs/02_neighbors.ipynb #feb21188
@@ -120,6 +120,7 @@ def _near_tie(j, k, tol, xs, spec, idx, dist, exact):
         t = _exact_worst(k, False, tol, xs, spec, idx, dist, exact)
     return t
 
+# %% ../nbs/02_neighbors.ipynb #bfc85fe9
 @numba.njit(**NJIT)
 def _scan_pool(s, drow, pids, lo, hi, k, idx, dist, exact, tol, xs, spec):
     "Weka's k nearest of the pool members `pids[lo:hi]` (row `s` skipped) into `idx`, `dist`; returns how many."
@@ -152,6 +153,7 @@ def _cswap(a, ix, l, r):
     if a[ix[l]] > a[ix[r]]:
         t = ix[l]; ix[l] = ix[r]; ix[r] = t
 
+# %% ../nbs/02_neighbors.ipynb #696f62dd
 @numba.njit(**NJIT)
 def weka_sort_index(a, n):
     "Permutation sorting `a[:n]` exactly as Weka's `Utils.sort` (median-of-three quicksort)."
@@ -159,8 +161,7 @@ def weka_sort_index(a, n):
     stack = np.empty((n + 2, 2), np.int64); top = 0
     if n > 1: stack[0, 0], stack[0, 1], top = 0, n - 1, 1
     while top > 0:
-        top -= 1
-        left, right = stack[top, 0], stack[top, 1]
+        top -= 1; left, right = stack[top, 0], stack[top, 1]
         d = right - left
         if d <= 0: continue
         if d == 1: _cswap(a, ix, left, right); continue
@@ -183,6 +184,7 @@ def weka_sort_index(a, n):
         top += 2
     return ix
 
+# %% ../nbs/02_neighbors.ipynb #0a8be71f
 @numba.njit(**NJIT)
 def _sort_pool(idx, dist, c):
     "Sort the first `c` stored neighbours by distance in Weka's order."
@@ -212,6 +214,7 @@ def _nearest_candidates(s, drow, M, G):
     G[:n] = G[:n][order]
     return n, theta
 
+# %% ../nbs/02_neighbors.ipynb #830c96d1
 @numba.njit(**NJIT)
 def _fast_pool(p, drow, G, n, theta, memb, k, tol, idx, dist):
     "Pool `p`'s nearest members off the sorted candidates `G[:n]` if no near tie can sway them: their number, or −1."
@@ -239,6 +242,7 @@ def _exact_near_equal(c, tol, xs, spec, idx, dist, exact):
                 _exactify(a, xs, spec, idx, dist, exact)
                 _exactify(b, xs, spec, idx, dist, exact)
 
+# %% ../nbs/02_neighbors.ipynb #67ceb5a1
 @numba.njit(**NJIT)
 def _scan_pools(s, drow, xs, spec, pools, tol, M, idx, dist, cnt, exact, G):
     """Every pool's k nearest, sorted, given the distance row `drow` of `xs` (training row `s`, or −1);
@@ -256,6 +260,7 @@ def _scan_pools(s, drow, xs, spec, pools, tol, M, idx, dist, cnt, exact, G):
             _sort_pool(idx[p], dist[p], c)
         cnt[p] = c
 
+# %% ../nbs/02_neighbors.ipynb #fa05096f
 @numba.njit(**NJIT)
 def has_numeric(is_nominal):
     "Whether any feature is numeric."
@@ -294,6 +299,24 @@ def knn_workspace(N, D, P, k):
                      np.full((TILE, P, k), np.inf), np.zeros((TILE, P), np.int64), np.empty((TILE, N)),
                      np.zeros((P, k), np.bool_), np.empty(N, np.int64))
 
+# %% ../nbs/02_neighbors.ipynb #d3e369dd
+def pool_members(pools):
+    "Compressed pool membership of an N×P 0/1 matrix: the members of pool p, ascending, are `pids[pptr[p]:pptr[p+1]]`."
+    pools = np.asarray(pools, dtype=bool)
+    if pools.ndim == 1: pools = pools[:, None]
+    cols, rows = np.nonzero(pools.T)
+    pptr = np.zeros(pools.shape[1] + 1, np.int64)
+    np.cumsum(np.bincount(cols, minlength=pools.shape[1]), out=pptr[1:])
+    return pptr, rows.astype(np.int64)
+
+def pool_spec(pools, k:int, exclude_self:bool=True)->PoolSpec:
+    "`PoolSpec` of an N×P 0/1 pool matrix, `k` capped at the most neighbours a pool can hold (N − 1, or N for queries)."
+    pools = np.asarray(pools)
+    if pools.ndim == 1: pools = pools[:, None]
+    pptr, pids = pool_members(pools)
+    k = int(max(1, min(k, pools.shape[0] - 1 if exclude_self else pools.shape[0])))
+    return PoolSpec(pptr, pids, np.ascontiguousarray(pools != 0, dtype=np.uint8), k)
+
 # %% ../nbs/02_neighbors.ipynb #819d8a1c
 @numba.njit(**NJIT)
 def load_tile(samples, i0, hi, Xq, ws, spec):
@@ -314,24 +337,6 @@ def knn_tile(ws, spec, pools):
     M = max(8 * (pools.k + 1), 64) if has_numeric(spec.is_nominal) else 0
     for t in range(TILE):
         _scan_pools(ws.S[t], ws.drow[t], ws.Xs[t], spec, pools, tol, M, ws.idx[t], ws.dist[t], ws.cnt[t], ws.exact, ws.G)
-
-# %% ../nbs/02_neighbors.ipynb #d3e369dd
-def pool_members(pools):
-    "Compressed pool membership of an N×P 0/1 matrix: the members of pool p, ascending, are `pids[pptr[p]:pptr[p+1]]`."
-    pools = np.asarray(pools, dtype=bool)
-    if pools.ndim == 1: pools = pools[:, None]
-    cols, rows = np.nonzero(pools.T)
-    pptr = np.zeros(pools.shape[1] + 1, np.int64)
-    np.cumsum(np.bincount(cols, minlength=pools.shape[1]), out=pptr[1:])
-    return pptr, rows.astype(np.int64)
-
-def pool_spec(pools, k:int, exclude_self:bool=True)->PoolSpec:
-    "`PoolSpec` of an N×P 0/1 pool matrix, `k` capped at the most neighbours a pool can hold (N − 1, or N for queries)."
-    pools = np.asarray(pools)
-    if pools.ndim == 1: pools = pools[:, None]
-    pptr, pids = pool_members(pools)
-    k = int(max(1, min(k, pools.shape[0] - 1 if exclude_self else pools.shape[0])))
-    return PoolSpec(pptr, pids, np.ascontiguousarray(pools != 0, dtype=np.uint8), k)
 
 # %% ../nbs/02_neighbors.ipynb #2af9783d
 def apply_rule(rule, b, i, ws, u, spec):

@@ -53,6 +53,7 @@ def _layout(y):
     pools = np.empty((N, 2 * Q), np.uint8); pools[:, 0::2] = 1 - y; pools[:, 1::2] = y
     return pools, y.astype(np.int64), 2 * np.arange(Q), np.full(Q, 2), pools.mean(0)
 
+# %% ../nbs/03_relieff.ipynb #c3307a0a
 def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_distance=False, sigma=2.0,
                     metric='manhattan', n_jobs=None):
     "ReliefF weights: (D,) for class codes `y`, (Q, D) for a 0/1 label matrix `y` (RF-BR rows)."
@@ -67,9 +68,36 @@ def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_
     W = rule.acc.sum(0) / len(samples)
     return W[0] if y.ndim == 1 else W
 
+# %% ../nbs/03_relieff.ipynb #5a130012
+_RELIEFF_CONSTRAINTS = {**COMMON_CONSTRAINTS,
+    'n_neighbors': [Interval(Integral, 1, None, closed='left')],
+    'n_samples': [None, Interval(Integral, 1, None, closed='left'), Interval(Real, 0, 1, closed='right')],
+    'weight_by_distance': ['boolean'], 'sigma': [Interval(Real, 0, None, closed='neither')],
+    'metric': [StrOptions(set(METRICS))], 'random_state': ['random_state']}
+
+# %% ../nbs/03_relieff.ipynb #bcb706c3
+def _relieff_target(est, y, N):
+    "A label matrix as 0/1, or class codes of a vector (setting `est.classes_`); a single class is refused."
+    arr = np.asarray(y.Y if hasattr(y, 'Y') else y)
+    if arr.ndim == 2 and arr.shape[1] > 1: return as_label_matrix(arr, N)
+    codes, est.classes_ = as_class_vector(arr, N)
+    if len(est.classes_) < 2: raise ValueError("y has a single class: ReliefF needs at least two (there are no misses)")
+    return codes
+
+def _relieff_fit(est, X, y, info):
+    "The weights with `est`'s parameters; for a label matrix the per-label rows go to `est.label_weights_`."
+    samples = resolve_samples(est.n_samples, X.shape[0], est.random_state)
+    W = relieff_weights(X, y, info['nominal'], info['n_values'], est.n_neighbors, samples,
+                        est.weight_by_distance, est.sigma, est.metric, est.n_jobs)
+    if W.ndim == 2:
+        est.label_weights_ = W
+        return W.mean(0)
+    if hasattr(est, 'label_weights_'): del est.label_weights_
+    return W
+
 # %% ../nbs/03_relieff.ipynb #2786695f
 class ReliefF(BaseRanker):
-    """ReliefF feature weighting (Kononenko 1994), for a class or, one label at a time, a label matrix.
+    """ReliefF feature weighting (Kononenko 1994) for a class or, label by label, a label matrix (RF-BR).
 
     Parameters
     ----------
@@ -78,48 +106,22 @@ class ReliefF(BaseRanker):
     n_samples : None, int or float, default=None
         Sampled instances: None = all in order (Weka's ``-M -1``); an int or a fraction draws without replacement.
     weight_by_distance : bool, default=False
-        Rank-based neighbour weights exp(−(j/sigma)²) instead of 1/k (Weka's ``-W``).
-    sigma : float, default=2
-        Width of the rank weights.
+        Rank-based neighbour weights exp(−(j/sigma)²) instead of 1/k (Weka's ``-W``); ``sigma`` (default 2) is their width.
     metric : {"manhattan", "heom"}, default="manhattan"
         Distance that finds neighbours; Weka uses Manhattan.
-    nominal, n_features_to_select, threshold, n_jobs, random_state
-        See `BaseRanker` and SPEC §0.
+    sigma, nominal, n_features_to_select, threshold, n_jobs, random_state
+        See ``weight_by_distance``, `BaseRanker` and SPEC §0.
 
     Attributes
     ----------
-    weights_ : ndarray (D,)
-        The estimate (mean over labels for a label matrix).
-    label_weights_ : ndarray (Q, D)
-        Per-label weights when fitted on a label matrix (RF-BR).
-    ranking_ : ndarray (D,)
-        Feature indices, best first.
+    weights_, ranking_, label_weights_ : ndarray (D,), ndarray (D,), ndarray (Q, D)
+        The estimate (mean over labels for a label matrix); feature indices, best first; per-label weights (RF-BR).
     """
-    _parameter_constraints = {**COMMON_CONSTRAINTS,
-        'n_neighbors': [Interval(Integral, 1, None, closed='left')],
-        'n_samples': [None, Interval(Integral, 1, None, closed='left'), Interval(Real, 0, 1, closed='right')],
-        'weight_by_distance': ['boolean'], 'sigma': [Interval(Real, 0, None, closed='neither')],
-        'metric': [StrOptions(set(METRICS))], 'random_state': ['random_state']}
-
+    _parameter_constraints = _RELIEFF_CONSTRAINTS
     def __init__(self, n_neighbors=10, n_samples=None, weight_by_distance=False, sigma=2.0, metric='manhattan',
                  nominal='auto', n_features_to_select=None, threshold=None, n_jobs=None, random_state=None):
         self.n_neighbors, self.n_samples, self.weight_by_distance, self.sigma = n_neighbors, n_samples, weight_by_distance, sigma
         self.metric, self.nominal, self.n_features_to_select, self.threshold = metric, nominal, n_features_to_select, threshold
         self.n_jobs, self.random_state = n_jobs, random_state
-
-    def _validate_target(self, y, N):
-        arr = np.asarray(y.Y if hasattr(y, 'Y') else y)
-        if arr.ndim == 2 and arr.shape[1] > 1: return as_label_matrix(arr, N)
-        codes, self.classes_ = as_class_vector(arr, N)
-        if len(self.classes_) < 2: raise ValueError("y has a single class: ReliefF needs at least two (there are no misses)")
-        return codes
-
-    def _fit(self, X, y, info):
-        samples = resolve_samples(self.n_samples, X.shape[0], self.random_state)
-        W = relieff_weights(X, y, info['nominal'], info['n_values'], self.n_neighbors, samples,
-                            self.weight_by_distance, self.sigma, self.metric, self.n_jobs)
-        if W.ndim == 2:
-            self.label_weights_ = W
-            return W.mean(0)
-        if hasattr(self, 'label_weights_'): del self.label_weights_
-        return W
+    def _validate_target(self, y, N): return _relieff_target(self, y, N)
+    def _fit(self, X, y, info): return _relieff_fit(self, X, y, info)

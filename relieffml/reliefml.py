@@ -83,6 +83,23 @@ def minmax_scale(W):
     lo, hi = W.min(), W.max()
     return np.ones_like(W) if hi - lo <= 0 else (W - lo) / (hi - lo)
 
+# %% ../nbs/10_reliefml.ipynb #5c58f10b
+_RELIEFFML_CONSTRAINTS = {**COMMON_CONSTRAINTS,
+    'n_neighbors': [Interval(Integral, 1, None, closed='left')],
+    'n_samples': [StrOptions({'auto'}), None, Interval(Integral, 1, None, closed='left'), Interval(Real, 0, 1, closed='right')],
+    'metric': [StrOptions(set(METRICS))], 'smoothing': [Interval(Real, 0, None, closed='left')],
+    'random_state': ['random_state']}
+
+def _reliefml_fit(est, X, Y, info):
+    "Sample m instances, set `est.n_samples_` and `est.raw_weights_` (eq. 6), return them scaled to [0, 1]."
+    N = X.shape[0]
+    n = auto_n_samples(N) if isinstance(est.n_samples, str) else est.n_samples
+    samples = resolve_samples(n, N, est.random_state)
+    est.n_samples_ = len(samples)
+    est.raw_weights_ = reliefml_weights(X, Y, info['nominal'], info['n_values'], est.n_neighbors, samples,
+                                        est.smoothing, est.metric, est.n_jobs)
+    return minmax_scale(est.raw_weights_)
+
 # %% ../nbs/10_reliefml.ipynb #d18d9a89
 class ReliefFML(BaseRanker):
     """ReliefF-ML (Reyes, Morell & Ventura 2013): multi-label ReliefF with label-wise hits and misses.
@@ -92,8 +109,7 @@ class ReliefFML(BaseRanker):
     n_neighbors : int, default=10
         Neighbours per label pool (``k``).
     n_samples : "auto", None, int or float, default="auto"
-        "auto" is the paper's rule (10 % / 5 % / 1 % of N); None uses every instance in order;
-        an int or fraction draws without replacement with ``random_state``.
+        "auto": the paper's rule (10 %, 5 % or 1 % of N); None: all, in order; else drawn with ``random_state``.
     metric : {"heom", "manhattan"}, default="heom"
         Feature-space distance for the neighbours (the paper uses HEOM).
     smoothing : float, default=1
@@ -103,32 +119,13 @@ class ReliefFML(BaseRanker):
 
     Attributes
     ----------
-    raw_weights_ : ndarray (D,)
-        W of eq. (6).
-    weights_ : ndarray (D,)
-        W scaled to [0, 1] (Algorithm 1, step 17).
-    ranking_ : ndarray (D,)
-        Feature indices, best first.
-    n_samples_ : int
-        Number of instances sampled.
+    raw_weights_, weights_, ranking_, n_samples_ : ndarray (D,) (three), int
+        W of eq. (6); W scaled to [0, 1] (Algorithm 1, step 17); feature indices, best first; instances sampled.
     """
-    _parameter_constraints = {**COMMON_CONSTRAINTS,
-        'n_neighbors': [Interval(Integral, 1, None, closed='left')],
-        'n_samples': [StrOptions({'auto'}), None, Interval(Integral, 1, None, closed='left'), Interval(Real, 0, 1, closed='right')],
-        'metric': [StrOptions(set(METRICS))], 'smoothing': [Interval(Real, 0, None, closed='left')],
-        'random_state': ['random_state']}
-
+    _parameter_constraints = _RELIEFFML_CONSTRAINTS
     def __init__(self, n_neighbors=10, n_samples='auto', metric='heom', smoothing=1.0, nominal='auto',
                  n_features_to_select=None, threshold=None, n_jobs=None, random_state=None):
         self.n_neighbors, self.n_samples, self.metric, self.smoothing = n_neighbors, n_samples, metric, smoothing
         self.nominal, self.n_features_to_select, self.threshold = nominal, n_features_to_select, threshold
         self.n_jobs, self.random_state = n_jobs, random_state
-
-    def _fit(self, X, Y, info):
-        N = X.shape[0]
-        n = auto_n_samples(N) if isinstance(self.n_samples, str) else self.n_samples
-        samples = resolve_samples(n, N, self.random_state)
-        self.n_samples_ = len(samples)
-        self.raw_weights_ = reliefml_weights(X, Y, info['nominal'], info['n_values'], self.n_neighbors, samples,
-                                             self.smoothing, self.metric, self.n_jobs)
-        return minmax_scale(self.raw_weights_)
+    def _fit(self, X, Y, info): return _reliefml_fit(self, X, Y, info)

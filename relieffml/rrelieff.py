@@ -72,6 +72,7 @@ RELIEF_CONSTRAINTS = {**COMMON_CONSTRAINTS,
     'weight_by_distance': ['boolean'], 'sigma': [Interval(Real, 0, None, closed='neither')],
     'metric': [StrOptions(set(METRICS))], 'random_state': ['random_state']}
 
+# %% ../nbs/04_rrelieff.ipynb #743d5caa
 class RReliefF(BaseRanker):
     """RReliefF (Robnik-Šikonja & Kononenko 1997) for a numeric target; equal to Weka's ReliefF with a numeric class.
 

@@ -135,6 +135,38 @@ def naive_rfmml(X, Y, nominal, n_values=None, k=10, label_distance='hamming'):
     return ndcda / ndc - (nda - ndcda) / (m - ndc)
 
 
+# %% nbs/12_transform.ipynb
+def naive_br(score, X, Y):
+    "Eq. (1): `score(X, y)`, a (D,) weight vector, on each label's binary problem by a plain loop; (Q×D weights, their mean)."
+    W = []
+    for l in range(Y.shape[1]): W.append(np.asarray(score(X, Y[:, l]), dtype=np.float64))
+    W = np.array(W)
+    return W, W.sum(0) / Y.shape[1]
+
+def naive_lp_classes(Y):
+    "Eq. (2): each instance's class is the index of its label set among the distinct rows of Y, sorted lexicographically."
+    sets = sorted(set(tuple(int(v) for v in row) for row in Y))
+    return np.array([sets.index(tuple(int(v) for v in row)) for row in Y]), np.array(sets)
+
+def naive_pair_counts(Y):
+    "Eq. (3) by loops over label pairs and instances: c_c, c_e, c_d (Q×Q)."
+    N, Q = Y.shape
+    cc, cd = np.zeros((Q, Q), np.int64), np.zeros((Q, Q), np.int64)
+    for i in range(Q):
+        for j in range(Q):
+            for r in range(N): cc[i, j] += int(Y[r, i]) * int(Y[r, j]); cd[i, j] += int(Y[r, i] != Y[r, j])
+    return cc, N - cd, cd
+
+def naive_construct(Y, pairs, ops):
+    "Eq. (4) by loops: new label t of instance r is AND, XOR or XNOR of the labels of pair t."
+    out = np.zeros((len(Y), len(pairs)), np.uint8)
+    for t, ((i, j), op) in enumerate(zip(pairs, ops)):
+        for r in range(len(Y)):
+            a, b = int(Y[r, i]), int(Y[r, j])
+            out[r, t] = a * b if op == 'and' else int(a != b) if op == 'xor' else int(a == b)
+    return out
+
+
 # %% nbs/14_mlrf.ipynb
 def naive_mlrf(X, Y, nominal, n_values=None, k=10, samples=None, metric='manhattan'):
     "Eqs. (1)–(3), plain Python loops: the oracle of the MLRF kernel."
