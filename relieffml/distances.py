@@ -24,7 +24,7 @@ class Prepared:
     is_nominal: np.ndarray      # D uint8
     missing_nominal: np.ndarray # D float64: 1 − 1/n_values for nominal features, 0 otherwise
     lo: np.ndarray              # D float64: min of numeric features (0 for nominal, unseen)
-    rng: np.ndarray             # D float64: max − min (0 marks constant and nominal features)
+    rng: np.ndarray             # D float64: max − min (0: constant or nominal; < 0: −(max/2 − min/2) when max − min overflows)
     has_missing: bool
 
     def apply(self, X):

@@ -92,7 +92,9 @@ class RReliefF(BaseRanker):
         prep = prepare(X, info['nominal'], info['n_values'])
         samples = resolve_samples(self.n_samples, X.shape[0], self.random_state)
         idx, cnt = neighbors_all(prep, samples, self.n_neighbors, self.metric, self.n_jobs)
-        rng = y.max() - y.min()
-        yn = (y - y.min()) / rng if rng >= 1e-6 else np.zeros_like(y)
+        lo, hi = y.min(), y.max()
+        with np.errstate(over='ignore'): wide = np.isinf(hi - lo)
+        if wide: lo, hi, y = lo / 2, hi / 2, y / 2             # a range beyond float64: halving is exact
+        yn = (y - lo) / (hi - lo) if hi - lo >= 1e-6 else np.zeros_like(y)
         dC = numeric_target_diff(yn, samples, idx, cnt)
         return rrelieff_from_neighbors(prep, samples, idx, cnt, dC, self.weight_by_distance, self.sigma, self.n_jobs)
