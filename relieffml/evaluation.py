@@ -223,12 +223,14 @@ def _check_ranking_vector(ranking, D:int)->np.ndarray:
         raise ValueError(f"ranking must be distinct feature indices in [0, {D}), best first")
     return r.astype(np.int64)
 
-def _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state)->tuple:
-    "`(X, Y, dataset or None, folds)` of a cross-validated curve: the whole data in `X_train` (a dataset) or `X_train, Y_train`."
+def _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns=None)->tuple:
+    "`(X, Y, learner's Y, dataset or None, folds)` of a cross-validated curve, from a dataset or `X_train, Y_train`."
     if X_test is not None or Y_test is not None:
         raise ValueError("with cv, pass the whole data set (a dataset, or X_train and Y_train) and no X_test / Y_test")
     X, Y, _, ds = _unpack(X_train if Y_train is None else (X_train, Y_train))
-    return X, Y, ds, _folds_of(cv, X, Y, random_state)
+    cols = np.arange(Y.shape[1]) if label_columns is None else np.asarray(label_columns, np.int64).ravel()
+    if cols.size == 0 or cols.min() < 0 or cols.max() >= Y.shape[1]: raise ValueError(f"label_columns must be label indices in [0, {Y.shape[1]})")
+    return X, Y, Y[:, cols], ds, _folds_of(cv, X, Y, random_state)
 
 # %% ../nbs/31_evaluation.ipynb #a6672c39
 def _ffa_values(r, learner, Xtr, Ytr, Xte, Yte, metric:str, sizes)->np.ndarray:
@@ -239,7 +241,7 @@ def _check_metric(metric:str):
     if metric not in METRICS: raise ValueError(f"metric: unknown name {metric!r}; known: {list(METRICS)}")
 
 def ffa_curve(ranking, learner, X_train, Y_train=None, X_test=None, Y_test=None, metric:str="pooled_auprc",
-              steps=None, cv=None, random_state:int=0)->pd.DataFrame:
+              steps=None, cv=None, random_state:int=0, label_columns=None)->pd.DataFrame:
     "Forward feature addition (Slavkov et al. 2013, Alg. 2) of a ranking on one split, or of a ranker refitted per fold (`cv`)."
     _check_metric(metric)
     if cv is None:
@@ -249,15 +251,15 @@ def ffa_curve(ranking, learner, X_train, Y_train=None, X_test=None, Y_test=None,
         return pd.DataFrame({"n_features": sizes, "value": _ffa_values(r, learner, Xtr, Ytr, Xte, Yte, metric, sizes)})
     if not hasattr(ranking, "fit"):
         raise ValueError("with cv, ranking must be an unfitted ranker (fit, ranking_): a ranking fitted on all rows has seen the test folds")
-    X, Y, ds, folds = _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state)
+    X, Y, Yl, ds, folds = _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns)
     sizes = _ffa_steps(steps, X.shape[1])
     V = np.array([_ffa_values(_check_ranking_vector(_fit_ranker(ranking, ds, X, Y, tr).ranking_, X.shape[1]),
-                              learner, X[tr], Y[tr], X[te], Y[te], metric, sizes) for tr, te in folds])
+                              learner, X[tr], Yl[tr], X[te], Yl[te], metric, sizes) for tr, te in folds])
     return pd.DataFrame({"n_features": sizes, "value": V.mean(0), "std": V.std(0, ddof=1) if len(V) > 1 else 0.})
 
 # %% ../nbs/31_evaluation.ipynb #1a1ba58c
 def random_ffa_baseline(learner, X_train, Y_train=None, X_test=None, Y_test=None, metric:str="pooled_auprc", steps=None,
-                        n_random:int=50, random_state:int=0, cv=None)->pd.DataFrame:
+                        n_random:int=50, random_state:int=0, cv=None, label_columns=None)->pd.DataFrame:
     "Expected FFA curve of a random ranking, eq. 2: mean over `n_random` permutations (per fold with `cv`, then over folds)."
     n_random = _check_int(n_random, "n_random", 1)
     _check_metric(metric)
@@ -267,7 +269,7 @@ def random_ffa_baseline(learner, X_train, Y_train=None, X_test=None, Y_test=None
         sizes = _ffa_steps(steps, Xtr.shape[1])
         V = np.stack([_ffa_values(rng.permutation(Xtr.shape[1]), learner, Xtr, Ytr, Xte, Yte, metric, sizes) for _ in range(n_random)])
         return pd.DataFrame({"n_features": sizes, "value": V.mean(0), "std": V.std(0)})
-    X, Y, _, folds = _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state)
+    X, _, Y, _, folds = _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns)
     sizes = _ffa_steps(steps, X.shape[1])
     V = np.array([np.mean([_ffa_values(rng.permutation(X.shape[1]), learner, X[tr], Y[tr], X[te], Y[te], metric, sizes)
                            for _ in range(n_random)], 0) for tr, te in folds])

@@ -247,3 +247,21 @@ def test_iman_davenport_random_tables_and_perfect_agreement():
         assert f["iman_davenport"][0] == pytest.approx((N - 1) * chi2 / (N * (k - 1) - chi2))
     perfect = friedman_test(pd.DataFrame({"A": [3, 3, 3.], "B": [2, 2, 2.], "C": [1, 1, 1.]}))
     assert perfect["iman_davenport"][0] == np.inf and perfect["pvalue_iman_davenport"][0] == 0.
+
+
+def test_ffa_cv_label_columns_ranker_sees_all_classes(tmp_path):
+    X, Y = make_data(60)
+
+    class LabelCount(BaseEstimator):
+        "Records how many labels it was fitted with."
+        def fit(self, X, Y):
+            open(tmp_path / "q.txt", "a").write(f"{np.asarray(Y).shape[1]}\n"); self.ranking_ = np.arange(X.shape[1]); return self
+
+    cur = ffa_curve(LabelCount(), knn(), X, Y, metric="f1", steps=[2, 6], cv=3, label_columns=[0, 2])
+    assert open(tmp_path / "q.txt").read().split() == ["3"] * 3
+    folds = list(iterative_stratified_kfold(Y, 3, random_state=0))                      # folds stratify on all labels
+    by_fold = [manual_ffa(np.arange(6), X, Y[:, [0, 2]], tr, te, [2, 6]) for tr, te in folds]
+    assert cur["value"].to_numpy() == pytest.approx(np.mean(by_fold, 0), abs=1e-12)
+    base = random_ffa_baseline(knn(), X, Y, metric="f1", steps=[2, 6], n_random=2, cv=3, label_columns=[0, 2])
+    assert base["value"].iloc[-1] == pytest.approx(cur["value"].iloc[-1], abs=1e-12)
+    with pytest.raises(ValueError, match="label_columns"): ffa_curve(LabelCount(), knn(), X, Y, metric="f1", cv=3, label_columns=[5])
