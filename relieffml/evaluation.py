@@ -124,8 +124,8 @@ def _support_of(selector, D:int)->np.ndarray:
     if not mask.any(): raise ValueError(f"{type(selector).__name__} kept no feature in a training fold")
     return np.flatnonzero(mask)
 
-def _run_fold(fold, train, test, ranker, learner, ds, X, Y, fractions, mode, metrics)->tuple:
-    "Rows `(fraction, metric, value)` of one fold, the fold's ranking (or kept features, or None), and the fitted ranker."
+def _run_fold(fold, train, test, ranker, learner, ds, X, Y, fractions, mode, metrics, keep:bool=False)->tuple:
+    "Rows `(fraction, metric, value)` of one fold, its ranking (or kept features, or None), and the fitted ranker if `keep`."
     if ranker is None:
         res = _score_learner(clone(learner), X[train], Y[train], X[test], Y[test], metrics)
         return fold, [(1.0, m, v) for m, v in res.items()], None, None
@@ -133,17 +133,17 @@ def _run_fold(fold, train, test, ranker, learner, ds, X, Y, fractions, mode, met
     if mode == "support":
         cols = _support_of(r, X.shape[1])
         res = _score_learner(clone(learner), X[train][:, cols], Y[train], X[test][:, cols], Y[test], metrics)
-        return fold, [(cols.size / X.shape[1], m, v) for m, v in res.items()], cols, r
+        return fold, [(cols.size / X.shape[1], m, v) for m, v in res.items()], cols, (r if keep else None)
     ranking = np.asarray(r.ranking_, np.int64)
     if mode == "weights":
         lw = clone(learner).set_params(feature_weights=np.asarray(r.weights_, np.float64))
-        return fold, [(1.0, m, v) for m, v in _score_learner(lw, X[train], Y[train], X[test], Y[test], metrics).items()], ranking, r
+        return fold, [(1.0, m, v) for m, v in _score_learner(lw, X[train], Y[train], X[test], Y[test], metrics).items()], ranking, (r if keep else None)
     rows = []
     for p in fractions:
         cols = ranking[:_n_top(p, X.shape[1])]
         res = _score_learner(clone(learner), X[train][:, cols], Y[train], X[test][:, cols], Y[test], metrics)
         rows += [(p, m, v) for m, v in res.items()]
-    return fold, rows, ranking, r
+    return fold, rows, ranking, (r if keep else None)
 
 # %% ../nbs/31_evaluation.ipynb #20b29977
 def _folds_of(folds, X, Y, random_state)->list:
@@ -183,7 +183,7 @@ def evaluate(ranker,                      # scikit-learn style ranker (`fit(X, Y
     X, Y, name, ds = _unpack(dataset)
     folds, fr, metrics = _check_evaluate_args(learner, folds, X, Y, subset_fractions, mode, metrics, random_state)
     method = method or ("none" if ranker is None else type(ranker).__name__)
-    jobs = (delayed(_run_fold)(i, tr, te, ranker, learner, ds, X, Y, fr, mode, metrics) for i, (tr, te) in enumerate(folds))
+    jobs = (delayed(_run_fold)(i, tr, te, ranker, learner, ds, X, Y, fr, mode, metrics, return_estimators) for i, (tr, te) in enumerate(folds))
     out = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
     if progress:
         from tqdm.auto import tqdm
