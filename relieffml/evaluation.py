@@ -115,28 +115,46 @@ def _fit_ranker(ranker, ds, X, Y, train):
     return r
 
 # %% ../nbs/31_evaluation.ipynb #9c2260d4
-def _run_fold(fold, train, test, ranker, learner, ds, X, Y, fractions, mode, metrics)->tuple:
-    "Rows `(fraction, metric, value)` of one fold, and the fold's ranking (or None)."
+def _support_of(selector, D:int)->np.ndarray:
+    "Indices of the features a fitted selector keeps (`get_support()`), or a ValueError."
+    if not hasattr(selector, "get_support"):
+        raise ValueError(f"mode='support' needs a selector with get_support(); {type(selector).__name__} has none")
+    mask = np.asarray(selector.get_support())
+    if mask.dtype != bool or mask.shape != (D,): raise ValueError(f"get_support() must return a boolean mask of {D} features, got {mask.dtype} {mask.shape}")
+    if not mask.any(): raise ValueError(f"{type(selector).__name__} kept no feature in a training fold")
+    return np.flatnonzero(mask)
+
+def _run_fold(fold, train, test, ranker, learner, ds, X, Y, fractions, mode, metrics, keep:bool=False)->tuple:
+    "Rows `(fraction, metric, value)` of one fold, its ranking (or kept features, or None), and the fitted ranker if `keep`."
     if ranker is None:
         res = _score_learner(clone(learner), X[train], Y[train], X[test], Y[test], metrics)
-        return fold, [(1.0, m, v) for m, v in res.items()], None
+        return fold, [(1.0, m, v) for m, v in res.items()], None, None
     r = _fit_ranker(ranker, ds, X, Y, train)
+    if mode == "support":
+        cols = _support_of(r, X.shape[1])
+        res = _score_learner(clone(learner), X[train][:, cols], Y[train], X[test][:, cols], Y[test], metrics)
+        return fold, [(cols.size / X.shape[1], m, v) for m, v in res.items()], cols, (r if keep else None)
     ranking = np.asarray(r.ranking_, np.int64)
     if mode == "weights":
         lw = clone(learner).set_params(feature_weights=np.asarray(r.weights_, np.float64))
-        res = _score_learner(lw, X[train], Y[train], X[test], Y[test], metrics)
-        return fold, [(1.0, m, v) for m, v in res.items()], ranking
+        return fold, [(1.0, m, v) for m, v in _score_learner(lw, X[train], Y[train], X[test], Y[test], metrics).items()], ranking, (r if keep else None)
     rows = []
     for p in fractions:
         cols = ranking[:_n_top(p, X.shape[1])]
         res = _score_learner(clone(learner), X[train][:, cols], Y[train], X[test][:, cols], Y[test], metrics)
         rows += [(p, m, v) for m, v in res.items()]
-    return fold, rows, ranking
+    return fold, rows, ranking, (r if keep else None)
 
 # %% ../nbs/31_evaluation.ipynb #20b29977
-def _check_evaluate_args(learner, folds, Y, subset_fractions, mode, metrics, random_state)->tuple:
+def _folds_of(folds, X, Y, random_state)->list:
+    "An int (iterative stratification), a scikit-learn splitter (`split(X, Y)`) or `(train, test)` pairs, as a list."
+    if isinstance(folds, Integral): return list(iterative_stratified_kfold(Y, folds, random_state))
+    if hasattr(folds, "split"): folds = folds.split(X, Y)
+    return [(np.asarray(tr, np.int64), np.asarray(te, np.int64)) for tr, te in folds]
+
+def _check_evaluate_args(learner, folds, X, Y, subset_fractions, mode, metrics, random_state)->tuple:
     "Validated `(fold list, fractions, metrics)`."
-    if mode not in ("subset", "weights"): raise ValueError(f"mode must be 'subset' or 'weights', got {mode!r}")
+    if mode not in ("subset", "weights", "support"): raise ValueError(f"mode must be 'subset', 'weights' or 'support', got {mode!r}")
     if mode == "weights" and "feature_weights" not in learner.get_params():
         raise ValueError(f"mode='weights' needs a learner with a feature_weights parameter; {type(learner).__name__} has none")
     fr = tuple(float(p) for p in subset_fractions)
@@ -144,37 +162,38 @@ def _check_evaluate_args(learner, folds, Y, subset_fractions, mode, metrics, ran
     metrics = (metrics,) if isinstance(metrics, str) else tuple(metrics)
     bad = [m for m in metrics if m not in METRICS]
     if bad or not metrics: raise ValueError(f"metrics: unknown name(s) {bad}; known: {list(METRICS)}")
-    if isinstance(folds, Integral): folds = list(iterative_stratified_kfold(Y, folds, random_state))
-    else: folds = [(np.asarray(tr, np.int64), np.asarray(te, np.int64)) for tr, te in folds]
-    return folds, fr, metrics
+    return _folds_of(folds, X, Y, random_state), fr, metrics
 
 # %% ../nbs/31_evaluation.ipynb #4b8f358b
 def evaluate(ranker,                      # scikit-learn style ranker (`fit(X, Y)`, `ranking_`, `weights_`), or None
              learner,                     # multi-label classifier: `fit`, `predict`, optionally `predict_proba`
              dataset,                     # a `MultiLabelDataset` or an `(X, Y)` pair
-             folds=10,                    # number of stratified folds, or a list of `(train, test)` index pairs
+             folds=10,                    # number of stratified folds, a scikit-learn splitter, or `(train, test)` pairs
              subset_fractions=FRACTIONS,  # shares of top-ranked features to keep (mode "subset")
-             mode:str="subset",           # "subset": top-p features; "weights": `feature_weights=ranker.weights_`
+             mode:str="subset",           # "subset": top-p; "weights": `feature_weights=weights_`; "support": `get_support()`
              metrics=PAPER_METRICS,       # names in `relieffml.metrics.METRICS`
              method:str=None,             # the `method` column (default: the ranker's class name, "none")
              random_state:int=0,          # seed of the folds
              n_jobs:int=1,                # folds run in parallel with joblib
              progress:bool=False,         # show a tqdm progress bar
-             return_rankings:bool=False,  # also return the list of per-fold rankings
+             return_rankings:bool=False,  # also return the per-fold rankings (mode "support": kept features)
+             return_estimators:bool=False,# also return the per-fold fitted rankers
             )->pd.DataFrame:              # columns dataset, fold, method, fraction, metric, value
     "Cross-validate `learner` on the features chosen (or weighted) by `ranker`, fitted on the training folds only."
     X, Y, name, ds = _unpack(dataset)
-    folds, fr, metrics = _check_evaluate_args(learner, folds, Y, subset_fractions, mode, metrics, random_state)
+    folds, fr, metrics = _check_evaluate_args(learner, folds, X, Y, subset_fractions, mode, metrics, random_state)
     method = method or ("none" if ranker is None else type(ranker).__name__)
-    jobs = (delayed(_run_fold)(i, tr, te, ranker, learner, ds, X, Y, fr, mode, metrics) for i, (tr, te) in enumerate(folds))
+    jobs = (delayed(_run_fold)(i, tr, te, ranker, learner, ds, X, Y, fr, mode, metrics, return_estimators) for i, (tr, te) in enumerate(folds))
     out = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
     if progress:
         from tqdm.auto import tqdm
         out = tqdm(out, total=len(folds), desc=f"{name or 'data'} / {method}")
     out = sorted(out, key=lambda t: t[0])
-    df = pd.DataFrame([(name, f, method, p, m, v) for f, rows, _ in out for p, m, v in rows],
+    df = pd.DataFrame([(name, f, method, p, m, v) for f, rows, _, _ in out for p, m, v in rows],
                       columns=["dataset", "fold", "method", "fraction", "metric", "value"])
-    return (df, [rk for _, _, rk in out if rk is not None]) if return_rankings else df
+    extra = ([[rk for _, _, rk, _ in out if rk is not None]] if return_rankings else []) + \
+            ([[r for _, _, _, r in out if r is not None]] if return_estimators else [])
+    return (df, *extra) if extra else df
 
 # %% ../nbs/31_evaluation.ipynb #2e4b8a8d
 def _ffa_steps(steps, D:int)->np.ndarray:
@@ -190,6 +209,7 @@ def _ffa_steps(steps, D:int)->np.ndarray:
 
 # %% ../nbs/31_evaluation.ipynb #84d6a12a
 def _check_split(X_train, Y_train, X_test, Y_test)->tuple:
+    if X_test is None or Y_test is None or Y_train is None: raise ValueError("without cv, pass X_train, Y_train, X_test and Y_test")
     Xtr, Xte = _dense(X_train).astype(np.float64), _dense(X_test).astype(np.float64)
     Ytr, Yte = as_binary(Y_train, "Y_train").astype(np.uint8), as_binary(Y_test, "Y_test").astype(np.uint8)
     if Xtr.ndim != 2 or Xtr.shape[0] != Ytr.shape[0]: raise ValueError(f"X_train {Xtr.shape} must be 2-D with one row per row of Y_train {Ytr.shape}")
@@ -203,26 +223,57 @@ def _check_ranking_vector(ranking, D:int)->np.ndarray:
         raise ValueError(f"ranking must be distinct feature indices in [0, {D}), best first")
     return r.astype(np.int64)
 
+def _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns=None)->tuple:
+    "`(X, Y, learner's Y, dataset or None, folds)` of a cross-validated curve, from a dataset or `X_train, Y_train`."
+    if X_test is not None or Y_test is not None:
+        raise ValueError("with cv, pass the whole data set (a dataset, or X_train and Y_train) and no X_test / Y_test")
+    X, Y, _, ds = _unpack(X_train if Y_train is None else (X_train, Y_train))
+    cols = np.arange(Y.shape[1]) if label_columns is None else np.asarray(label_columns, np.int64).ravel()
+    if cols.size == 0 or cols.min() < 0 or cols.max() >= Y.shape[1]: raise ValueError(f"label_columns must be label indices in [0, {Y.shape[1]})")
+    return X, Y, Y[:, cols], ds, _folds_of(cv, X, Y, random_state)
+
 # %% ../nbs/31_evaluation.ipynb #a6672c39
-def ffa_curve(ranking, learner, X_train, Y_train, X_test, Y_test, metric:str="pooled_auprc", steps=None)->pd.DataFrame:
-    "Forward feature addition (Slavkov et al. 2013, Algorithm 2): `metric` of `learner` on the top-k features; columns n_features, value."
-    Xtr, Ytr, Xte, Yte = _check_split(X_train, Y_train, X_test, Y_test)
+def _ffa_values(r, learner, Xtr, Ytr, Xte, Yte, metric:str, sizes)->np.ndarray:
+    "Algorithm 2 on one split: `metric` of a fresh `learner` on the top-k features of ranking `r`, for k in `sizes`."
+    return np.array([_score_learner(clone(learner), Xtr[:, r[:k]], Ytr, Xte[:, r[:k]], Yte, (metric,))[metric] for k in sizes])
+
+def _check_metric(metric:str):
     if metric not in METRICS: raise ValueError(f"metric: unknown name {metric!r}; known: {list(METRICS)}")
-    r = _check_ranking_vector(ranking, Xtr.shape[1])
-    sizes = _ffa_steps(steps, r.size)
-    vals = [_score_learner(clone(learner), Xtr[:, r[:k]], Ytr, Xte[:, r[:k]], Yte, (metric,))[metric] for k in sizes]
-    return pd.DataFrame({"n_features": sizes, "value": vals})
+
+def ffa_curve(ranking, learner, X_train, Y_train=None, X_test=None, Y_test=None, metric:str="pooled_auprc",
+              steps=None, cv=None, random_state:int=0, label_columns=None)->pd.DataFrame:
+    "Forward feature addition (Slavkov et al. 2013, Alg. 2) of a ranking on one split, or of a ranker refitted per fold (`cv`)."
+    _check_metric(metric)
+    if cv is None:
+        Xtr, Ytr, Xte, Yte = _check_split(X_train, Y_train, X_test, Y_test)
+        r = _check_ranking_vector(ranking, Xtr.shape[1])
+        sizes = _ffa_steps(steps, r.size)
+        return pd.DataFrame({"n_features": sizes, "value": _ffa_values(r, learner, Xtr, Ytr, Xte, Yte, metric, sizes)})
+    if not hasattr(ranking, "fit"):
+        raise ValueError("with cv, ranking must be an unfitted ranker (fit, ranking_): a ranking fitted on all rows has seen the test folds")
+    X, Y, Yl, ds, folds = _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns)
+    sizes = _ffa_steps(steps, X.shape[1])
+    V = np.array([_ffa_values(_check_ranking_vector(_fit_ranker(ranking, ds, X, Y, tr).ranking_, X.shape[1]),
+                              learner, X[tr], Yl[tr], X[te], Yl[te], metric, sizes) for tr, te in folds])
+    return pd.DataFrame({"n_features": sizes, "value": V.mean(0), "std": V.std(0, ddof=1) if len(V) > 1 else 0.})
 
 # %% ../nbs/31_evaluation.ipynb #1a1ba58c
-def random_ffa_baseline(learner, X_train, Y_train, X_test, Y_test, metric:str="pooled_auprc", steps=None,
-                        n_random:int=50, random_state:int=0)->pd.DataFrame:
-    "Expected FFA curve of a random ranking, eq. 2: mean (and std) over `n_random` random permutations."
+def random_ffa_baseline(learner, X_train, Y_train=None, X_test=None, Y_test=None, metric:str="pooled_auprc", steps=None,
+                        n_random:int=50, random_state:int=0, cv=None, label_columns=None)->pd.DataFrame:
+    "Expected FFA curve of a random ranking, eq. 2: mean over `n_random` permutations (per fold with `cv`, then over folds)."
     n_random = _check_int(n_random, "n_random", 1)
-    D = _dense(X_train).shape[1]
+    _check_metric(metric)
     rng = as_generator(random_state)
-    curves = [ffa_curve(rng.permutation(D), learner, X_train, Y_train, X_test, Y_test, metric, steps) for _ in range(n_random)]
-    vals = np.stack([c["value"].to_numpy() for c in curves])
-    return pd.DataFrame({"n_features": curves[0]["n_features"], "value": vals.mean(0), "std": vals.std(0)})
+    if cv is None:
+        Xtr, Ytr, Xte, Yte = _check_split(X_train, Y_train, X_test, Y_test)
+        sizes = _ffa_steps(steps, Xtr.shape[1])
+        V = np.stack([_ffa_values(rng.permutation(Xtr.shape[1]), learner, Xtr, Ytr, Xte, Yte, metric, sizes) for _ in range(n_random)])
+        return pd.DataFrame({"n_features": sizes, "value": V.mean(0), "std": V.std(0)})
+    X, _, Y, _, folds = _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns)
+    sizes = _ffa_steps(steps, X.shape[1])
+    V = np.array([np.mean([_ffa_values(rng.permutation(X.shape[1]), learner, X[tr], Y[tr], X[te], Y[te], metric, sizes)
+                           for _ in range(n_random)], 0) for tr, te in folds])
+    return pd.DataFrame({"n_features": sizes, "value": V.mean(0), "std": V.std(0, ddof=1) if len(V) > 1 else 0.})
 
 # %% ../nbs/31_evaluation.ipynb #d609c12e
 def kuncheva_index(subsets, n_features:int)->float:
@@ -249,12 +300,20 @@ def ranking_stability(rankings, n_features:int, fractions=FRACTIONS)->pd.DataFra
     return pd.DataFrame(rows, columns=["fraction", "n_features", "kuncheva"])
 
 # %% ../nbs/31_evaluation.ipynb #e3da80f4
-def wilcoxon_test(a, b, alternative:str="two-sided", zero_method:str="wilcox")->pd.DataFrame:
-    "Wilcoxon signed-rank test of paired results `a` and `b` (scipy); a one-row DataFrame."
+def wilcoxon_test(a, b, alternative:str="two-sided", zero_method:str="wilcox", method:str="exact",
+                  correction:bool=False)->pd.DataFrame:
+    "Wilcoxon signed-rank test of paired `a` and `b` (scipy): `method` 'exact' or 'approx' (normal, optional continuity `correction`)."
     a, b = np.asarray(a, np.float64).ravel(), np.asarray(b, np.float64).ravel()
     if a.shape != b.shape: raise ValueError(f"a and b must be paired (same length), got {a.size} and {b.size}")
     if a.size == 0 or np.isnan(a).any() or np.isnan(b).any(): raise ValueError("a and b must be non-empty and free of NaN")
-    res = stats.wilcoxon(a, b, alternative=alternative, zero_method=zero_method)
+    if method not in ("exact", "approx"): raise ValueError(f"method must be 'exact' or 'approx', got {method!r}")
+    if method == "exact" and correction: raise ValueError("correction applies to method='approx' only")
+    if not np.any(a != b): raise ValueError("a and b are equal everywhere: no non-zero difference to test")
+    nz = np.abs(a - b)[a != b]
+    if method == "exact" and np.unique(nz).size < nz.size:                # tied |differences|: enumerate the 2^n sign patterns
+        if nz.size > 20: raise ValueError(f"method='exact' with tied differences enumerates 2^{nz.size} sign patterns; use method='approx'")
+        method = stats.PermutationMethod(n_resamples=np.inf)
+    res = stats.wilcoxon(a, b, alternative=alternative, zero_method=zero_method, method=method, correction=correction)
     return pd.DataFrame([dict(n=a.size, mean_a=a.mean(), mean_b=b.mean(), median_difference=float(np.median(a - b)),
                               statistic=float(res.statistic), pvalue=float(res.pvalue))])
 
@@ -273,13 +332,16 @@ def average_ranks(table, greater_is_better:bool=True)->pd.Series:
 
 # %% ../nbs/31_evaluation.ipynb #085a6fe2
 def friedman_test(table, greater_is_better:bool=True)->pd.DataFrame:
-    "Friedman test (scipy) on a data sets × methods table; one row per method: method, average_rank, statistic, pvalue, n_datasets."
+    "Friedman test (scipy) and its Iman-Davenport F variant on a data sets × methods table; one row per method."
     t = _as_table(table)
     if t.shape[1] < 3: raise ValueError("friedman_test needs at least 3 methods (columns); use wilcoxon_test for 2")
     res = stats.friedmanchisquare(*[t[c].to_numpy() for c in t.columns])
+    (N, k), chi2 = t.shape, float(res.statistic)
+    ff = (N - 1) * chi2 / (N * (k - 1) - chi2) if N * (k - 1) > chi2 else np.inf     # eq. 6
+    p_ff = float(stats.f.sf(ff, k - 1, (k - 1) * (N - 1))) if np.isfinite(ff) else 0.
     r = average_ranks(t, greater_is_better)
-    return pd.DataFrame(dict(method=r.index, average_rank=r.to_numpy(), statistic=float(res.statistic),
-                             pvalue=float(res.pvalue), n_datasets=t.shape[0])).sort_values("average_rank", ignore_index=True)
+    return pd.DataFrame(dict(method=r.index, average_rank=r.to_numpy(), statistic=chi2, pvalue=float(res.pvalue),
+                             iman_davenport=ff, pvalue_iman_davenport=p_ff, n_datasets=N)).sort_values("average_rank", ignore_index=True)
 
 # %% ../nbs/31_evaluation.ipynb #c51b0877
 def nemenyi_cd(n_methods:int, n_datasets:int, alpha:float=0.05)->float:

@@ -292,9 +292,8 @@ def test_label_selection_precedence_and_forms(tmp_path):
 
 
 def test_hierarchical_header_is_delegated(tmp_path, monkeypatch):
-    fake = types.ModuleType("relieffml.hierarchy")
-    fake.load_hmc_arff = lambda path: ("hmc", Path(path).name)
-    monkeypatch.setitem(sys.modules, "relieffml.hierarchy", fake)
+    import relieffml.data as data
+    monkeypatch.setattr(data, "load_hmc_arff", lambda path: ("hmc", Path(path).name))
     p = tmp_path / "h.arff"
     p.write_text("@RELATION h\n@ATTRIBUTE a NUMERIC\n@attribute 'class' HIERARCHICAL 1,1/2\n@DATA\n1,1/2\n")
     assert load_arff(p) == ("hmc", "h.arff")

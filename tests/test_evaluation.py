@@ -339,7 +339,7 @@ def test_friedman_hand_example_and_ties():
     # A always best, C always worst on 4 data sets: ranks 1,2,3; chi2 = 12*4/(3*4) * (1+4+9 - 12) = 8
     t = pd.DataFrame({"A": [.9, .8, .7, .95], "B": [.8, .7, .6, .9], "C": [.1, .2, .3, .4]})
     f = friedman_test(t)
-    assert list(f.columns) == ["method", "average_rank", "statistic", "pvalue", "n_datasets"]
+    assert list(f.columns) == ["method", "average_rank", "statistic", "pvalue", "iman_davenport", "pvalue_iman_davenport", "n_datasets"]
     assert f["method"].tolist() == ["A", "B", "C"] and f["average_rank"].tolist() == [1, 2, 3]
     assert f["statistic"][0] == pytest.approx(8.0) and f["pvalue"][0] == pytest.approx(np.exp(-4))
     # lower is better (e.g. Hamming loss): the order flips

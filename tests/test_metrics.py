@@ -229,3 +229,85 @@ def test_registry_and_evaluate_all():
     with pytest.raises(ValueError, match="need scores"): evaluate_all(Yt, Yp, metrics=["one_error"])
     with pytest.raises(ValueError, match="need Y_pred"): evaluate_all(Yt, scores=S, metrics=["f1"])
     with pytest.raises(ValueError, match="unknown"): evaluate_all(Yt, Yp, metrics=["auc"])
+
+
+# ---------------------------------------------------------------- tie conventions (issue: ties=)
+
+def tie_breakings(t, s):
+    "Every strict order of the labels consistent with the scores `s` (ties broken every possible way), best first."
+    from itertools import permutations
+    for perm in permutations(range(len(s))):
+        if all(s[perm[i]] >= s[perm[i + 1]] for i in range(len(s) - 1)): yield list(perm)
+
+
+def strict_row(t, order):
+    "one-error, coverage and ranking loss of one instance under the strict order `order` (best first), by definition."
+    pos = {y: i + 1 for i, y in enumerate(order)}
+    rel, irr = [y for y in order if t[y]], [y for y in order if not t[y]]
+    one = float(not t[order[0]]) if rel else 0.
+    cov = max(pos[y] for y in rel) - 1 if rel else 0
+    rl = sum(pos[a] > pos[b] for a in rel for b in irr) / (len(rel) * len(irr)) if rel and irr else 0.
+    return np.array([one, cov, rl])
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_ties_bound_and_average_every_tie_breaking(seed):
+    # pessimistic / optimistic = worst / best over all tie-breakings; average = their mean for one-error and
+    # ranking loss (random tie-breaking); coverage's "average" is the midpoint rule, between the two bounds
+    Yt, _, S = random_case(seed, n=6, q=int(np.random.default_rng(seed).integers(2, 6)), levels=2)
+    per_row = [np.array([strict_row(t, o) for o in tie_breakings(t, s)]) for t, s in zip(Yt, S)]
+    worst = np.mean([r.max(0) for r in per_row], 0)
+    best = np.mean([r.min(0) for r in per_row], 0)
+    mean = np.mean([r.mean(0) for r in per_row], 0)
+    fns = (one_error, coverage, ranking_loss)
+    assert [f(Yt, S) for f in fns] == pytest.approx(worst.tolist(), abs=1e-12)
+    assert [f(Yt, S, ties="optimistic") for f in fns] == pytest.approx(best.tolist(), abs=1e-12)
+    assert one_error(Yt, S, ties="average") == pytest.approx(mean[0], abs=1e-12)
+    assert ranking_loss(Yt, S, ties="average") == pytest.approx(mean[2], abs=1e-12)
+    assert best[1] - 1e-12 <= coverage(Yt, S, ties="average") <= worst[1] + 1e-12
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_pessimistic_is_sklearn_and_untied_scores_ignore_ties(seed):
+    Yt, _, S = random_case(seed, levels=3)
+    if Yt.shape[1] < 2: return
+    sk = sk_ranking(Yt, S)
+    for name in ("coverage", "ranking_loss", "average_precision"):
+        assert RANKING[name](Yt, S, ties="pessimistic") == pytest.approx(sk[name], abs=1e-12)
+    Su = S + np.random.default_rng(seed).permutation(S.size).reshape(S.shape) * 1e-6   # no ties left
+    for fn in RANKING.values():
+        vals = [fn(Yt, Su, ties=t) for t in ("pessimistic", "average", "optimistic", "mulan")]
+        assert vals == pytest.approx([vals[0]] * 4, abs=1e-12)
+
+
+def test_ties_by_hand():
+    # one instance, labels (relevant, irrelevant, irrelevant, relevant), scores (.6, .6, .6, .2)
+    Yt, S = np.array([[1, 0, 0, 1]]), np.array([[.6, .6, .6, .2]])
+    # average precision: label 3 has all 4 at or above it, 2 relevant -> 2/4 under every convention;
+    # label 0: 1 relevant at or above; above = 1 + w * 2 -> pessimistic 1/3, average 1/2, optimistic 1
+    assert average_precision(Yt, S) == pytest.approx((1/3 + 1/2) / 2)
+    assert average_precision(Yt, S, ties="average") == pytest.approx((1/2 + 1/2) / 2)
+    assert average_precision(Yt, S, ties="optimistic") == pytest.approx((1 + 1/2) / 2)
+    # ranking loss: pairs (0,1), (0,2) tied, (3,1), (3,2) wrong -> (2w + 2) / 4
+    assert [ranking_loss(Yt, S, ties=t) for t in ("pessimistic", "average", "optimistic")] == pytest.approx([1, .75, .5])
+    # one-error: top group {0, 1, 2}, two of three irrelevant
+    assert [one_error(Yt, S, ties=t) for t in ("pessimistic", "average", "optimistic")] == pytest.approx([1, 2/3, 0])
+    # coverage: last relevant label (3) is 4th whatever the ties -> 3
+    assert [coverage(Yt, S, ties=t) for t in ("pessimistic", "average", "optimistic")] == [3, 3, 3]
+
+
+def test_mulan_tie_order_by_hand():
+    # Mulan's ranksFromValues: Weka's stable ascending sort, ranks counted from the end -> of equal scores the
+    # later label is ranked higher. Scores (.5, .5): label 1 first.
+    S = np.array([[.5, .5]])
+    assert one_error(np.array([[0, 1]]), S, ties="mulan") == 0. and one_error(np.array([[1, 0]]), S, ties="mulan") == 1.
+    assert ranking_loss(np.array([[0, 1]]), S, ties="mulan") == 0. and ranking_loss(np.array([[1, 0]]), S, ties="mulan") == 1.
+    assert average_precision(np.array([[1, 0]]), S, ties="mulan") == .5
+    # three labels (.3, .7, .3), relevant {0}: Mulan's order 1, 2, 0 -> coverage 2, AP 1/3
+    assert coverage([[1, 0, 0]], [[.3, .7, .3]], ties="mulan") == 2.
+    assert average_precision([[1, 0, 0]], [[.3, .7, .3]], ties="mulan") == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("fn", list(RANKING.values()))
+def test_ties_bad_value(fn):
+    with pytest.raises(ValueError, match="ties must be one of"): fn([[1, 0]], [[.1, .2]], ties="random")
