@@ -11,24 +11,9 @@ from hypothesis import given, settings, strategies as st
 
 from relieffml.hierarchy import Hierarchy
 from relieffml.data import load_hmc_arff
+from test_hierarchy import random_trees          # the hypothesis strategy of the model's tests
 
 W0 = 0.75
-
-
-@st.composite
-def random_trees(draw):
-    n = draw(st.integers(1, 25))
-    par = [-1] + [draw(st.integers(-1, i - 1)) for i in range(1, n)]
-    name = [None] * n
-    for i in range(n):
-        seg = f"n{i}"
-        name[i] = seg if par[i] < 0 else f"{name[par[i]]}/{seg}"
-    order = draw(st.permutations(range(n)))
-    extra = draw(st.lists(st.integers(0, n - 1), max_size=5))            # repeated paths
-    leaves_only = draw(st.booleans())                                      # ancestors left implied
-    kids = {p for p in par if p >= 0}
-    listed = [name[i] for i in order if not (leaves_only and i in kids)] + [name[i] for i in extra]
-    return par, name, listed
 
 
 # ---------------------------------------------------------------- HMC-ReliefF
