@@ -18,7 +18,7 @@ from typing import NamedTuple
 from numba.core import types
 from numba.extending import overload
 from .config import NJIT, NJIT_PARALLEL, NJIT_STRICT, CHUNK, n_blocks, numba_threads, driver_parts
-from .distances import Prepared, DistanceSpec, distance_spec, strict_sum, naive_distance, distance_tile, TILE, row_at, add_diffs, prepare
+from .distances import Prepared, DistanceSpec, distance_spec, strict_sum, naive_distance, distance_tile, TILE, row_at, add_diffs, prepare, binary_rows
 
 # %% ../nbs/02_neighbors.ipynb #28763354
 def naive_weka_sort(a):
@@ -102,7 +102,7 @@ def _exactify(r, xs, spec, idx, dist, exact):
     if not exact[r]:
         dist[r] = exact_row_dist(xs, spec, idx[r]); exact[r] = True
 
-@numba.njit(**NJIT)
+@numba.njit(inline='always', **NJIT)
 def _exact_worst(k, force, tol, xs, spec, idx, dist, exact):
     "Weka's worst stored neighbour of a pool, with every stored distance near the maximum made exact."
     t = _worst(dist, k)
@@ -406,7 +406,7 @@ def knn_tile(ws, spec, pools):
     "Each pool's k nearest of every row of the tile `ws.Xs` among the rows of the spec, into `ws.idx`, `ws.dist`, `ws.cnt`."
     distance_tile(ws.Xs, spec, ws.drow)
     if spec.pw == 2: _sqrt_rows(ws.drow)
-    tol = near_tie_tol(spec.is_nominal, spec.mode)
+    tol = -1.0 if spec.ints else near_tie_tol(spec.is_nominal, spec.mode)
     M = max(8 * (pools.k + 1), 64)
     for t in range(TILE): _scan_pools(ws, t, spec, pools, tol, M)
 
@@ -562,7 +562,9 @@ def _search(prep, samples, Xq, pools, k, metric, weights, n_jobs, has_missing):
     m, P = len(samples), pools.pptr.shape[0] - 1
     out = StoreNeighbors(np.full((m, P, pools.k), -1, np.int64), np.full((m, P, pools.k), np.inf), np.zeros((m, P), np.int64))
     if Xq is None: run_search(prep, samples, pools, out, metric, weights, n_jobs)
-    else: run_blocks(samples, distance_spec(prep, metric, weights, has_missing), pools, out, n_jobs, Xq)
+    else:                                            # queries need not be binary where the training rows are
+        spec = distance_spec(prep, metric, weights, has_missing)
+        run_blocks(samples, spec._replace(ints=spec.ints and binary_rows(Xq, prep.is_nominal)), pools, out, n_jobs, Xq)
     return out.idx, out.dist, out.cnt
 
 def knn_pools(prep:Prepared, samples, pools, k:int, metric='manhattan', weights=None, n_jobs=None):
