@@ -66,9 +66,29 @@ def _float_matrix(X)->np.ndarray:
     if np.isinf(X).any(): raise ValueError("X contains infinite values; use NaN for missing values")
     return X
 
+# %% ../nbs/05_base.ipynb #118e3a15
+def _sparse_matrix(X):
+    "X as a canonical CSR float64 N×D matrix (sorted, duplicates summed, explicit zeros dropped, NaN kept), or a ValueError."
+    if X.dtype.kind == 'c': raise ValueError("X is complex: Complex data not supported")
+    if X.dtype.kind not in 'biuf': raise ValueError(f"X must be numeric (NaN for missing values), got a sparse matrix of dtype {X.dtype}")
+    if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got {X.ndim}-D with shape {X.shape}")
+    if X.shape[1] < 1: raise ValueError(f"X has 0 feature(s) (shape={X.shape}) while a minimum of 1 is required.")
+    if X.shape[0] < 2: raise ValueError(f"X needs at least 2 instances, got n_samples = {X.shape[0]}")
+    X = sp.csr_matrix(X, dtype=np.float64, copy=True)
+    X.sum_duplicates(); X.eliminate_zeros()
+    if np.isinf(X.data).any(): raise ValueError("X contains infinite values; use NaN for missing values")
+    return X
+
+def _densified(X)->np.ndarray:
+    "A sparse `X` as a dense array, refused when it would exceed `MAX_DENSE_BYTES`."
+    if X.shape[0] * X.shape[1] * 8 > MAX_DENSE_BYTES:
+        raise ValueError(f"X is sparse with shape {X.shape}: densified it would need "
+                         f"{X.shape[0]*X.shape[1]*8/2**30:.1f} GiB (limit {MAX_DENSE_BYTES/2**30:.0f} GiB); select features first")
+    return X.toarray()
+
 # %% ../nbs/05_base.ipynb #2f52448d
-def as_features(X, nominal='auto'):
-    "Validated `(X float64 N×D, info dict)` from NumPy, pandas, scipy.sparse or a `MultiLabelDataset`."
+def as_features(X, nominal='auto', accept_sparse:bool=True):
+    "Validated `(X, info dict)` from NumPy, pandas, scipy.sparse or a `MultiLabelDataset`: X float64 N×D, canonical CSR if sparse."
     info = dict(feature_names=None, label_names=None, dataset=None)
     auto, nv = None, None
     if hasattr(X, 'X') and hasattr(X, 'Y') and hasattr(X, 'nominal'):      # a MultiLabelDataset
@@ -78,20 +98,28 @@ def as_features(X, nominal='auto'):
         info['feature_names'] = [str(c) for c in X.columns]
         info['frame_columns'] = np.asarray(X.columns, dtype=object)
         X, auto, nv = from_frame(X)
-    elif sp.issparse(X):
-        if X.shape[0] * X.shape[1] * 8 > MAX_DENSE_BYTES:
-            raise ValueError(f"X is sparse with shape {X.shape}: densified it would need "
-                             f"{X.shape[0]*X.shape[1]*8/2**30:.1f} GiB (limit {MAX_DENSE_BYTES/2**30:.0f} GiB); select features first")
-        X = X.toarray()
-    X = _float_matrix(X)
+    if sp.issparse(X) and not accept_sparse: X = _densified(X)
+    X = _sparse_matrix(X) if sp.issparse(X) else _float_matrix(X)
     mask = _nominal_mask(nominal, X.shape[1], auto)
+    if sp.issparse(X): _check_sparse_codes(X, mask)
+    else: _check_codes(X, mask)
+    info.update(nominal=mask, n_values=np.zeros(X.shape[1], np.int64) if nv is None else np.asarray(nv, np.int64))
+    return (X if sp.issparse(X) else np.ascontiguousarray(X)), info
+
+def _check_codes(X, mask):
+    "Refuse a nominal column of dense `X` holding anything but non-negative integer codes or NaN."
     codes = X[:, mask]
     ok = np.isnan(codes) | ((codes >= 0) & (codes == np.round(codes)))
     if not ok.all():
         f = np.flatnonzero(mask)[np.flatnonzero(~ok.all(0))[0]]
         raise ValueError(f"nominal feature {f} must hold non-negative integer codes (or NaN), got e.g. {codes[~ok][0]!r}")
-    info.update(nominal=mask, n_values=np.zeros(X.shape[1], np.int64) if nv is None else np.asarray(nv, np.int64))
-    return np.ascontiguousarray(X), info
+
+def _check_sparse_codes(X, mask):
+    "`_check_codes` for CSR `X`, on the stored values (an implicit 0 is a valid code)."
+    sel = mask[X.indices]
+    codes, cols = X.data[sel], X.indices[sel]
+    bad = np.flatnonzero(~(np.isnan(codes) | ((codes >= 0) & (codes == np.round(codes)))))
+    if bad.size: raise ValueError(f"nominal feature {cols[bad[0]]} must hold non-negative integer codes (or NaN), got e.g. {codes[bad[0]]!r}")
 
 # %% ../nbs/05_base.ipynb #08af71ba
 def as_label_matrix(Y, n:int)->np.ndarray:
