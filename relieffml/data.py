@@ -155,6 +155,10 @@ class MultiLabelDataset:
         "A new data set with the features `idx` (positions or boolean mask), in that order."
         return _select_features(self, idx)
 
+    def to_dense(self) -> MultiLabelDataset:
+        "This data set with `X` as a dense array (a new data set if `X` is sparse, else itself)."
+        return _to_dense(self)
+
 # %% ../nbs/00_data.ipynb #a8ab437f
 def _stats(ds:MultiLabelDataset) -> dict:
     "Statistics of `ds` as plain Python numbers (see `MultiLabelDataset.stats`)."
@@ -198,6 +202,10 @@ def _subset(ds:MultiLabelDataset, rows) -> MultiLabelDataset:
     for a in _GROUND_TRUTH:
         if hasattr(ds, a): setattr(new, a, getattr(ds, a))
     return new
+
+def _to_dense(ds:MultiLabelDataset) -> MultiLabelDataset:
+    "`ds` with a dense `X` (see `MultiLabelDataset.to_dense`)."
+    return dataclasses.replace(ds, X=ds.X.toarray()) if sp.issparse(ds.X) else ds
 
 def _select_features(ds:MultiLabelDataset, idx) -> MultiLabelDataset:
     "Columns `idx` of `ds` with their names, nominal flags and categories."
