@@ -106,31 +106,56 @@ def sparse_exact(xs, spec, j):
     return np.sqrt(s) if spec.pw == 2 else s
 
 # %% ../nbs/01b_sparse.ipynb #7fc6293c
-@numba.njit(**NJIT)
-def _zero_terms(Xs, spec, Z, base):
-    "Z[t, f] = T_f(Xs[t, f], z_f) and base[t] = Σ_f Z[t, f]: the tile's distances to the all-implicit row."
-    for t in range(TILE):
-        s = 0.0
-        for f in range(Xs.shape[1]):
-            Z[t, f] = _term(f, Xs[t, f], spec.zero[f], spec); s += Z[t, f]
-        base[t] = s
+@numba.njit(inline='always', **NJIT_STRICT)
+def _two_sum(s, c, x):
+    "Knuth's TwoSum: (s + x, c + the rounding error of s + x)."
+    t = s + x
+    bp = t - s
+    return t, c + ((s - (t - bp)) + (x - bp))
 
+@numba.njit(**NJIT_STRICT)
+def _zero_terms(Xs, spec, Z, base):
+    "Z[t, f] = T_f(Xs[t, f], z_f); base[t] = (B_t, its rounding error): the tile's distances to the all-implicit row."
+    for t in range(TILE):
+        s = 0.0; c = 0.0
+        for f in range(Xs.shape[1]):
+            Z[t, f] = _term(f, Xs[t, f], spec.zero[f], spec)
+            s, c = _two_sum(s, c, Z[t, f])
+        base[t, 0] = s; base[t, 1] = c
+
+@numba.njit(**NJIT_STRICT)
+def _careful(Xs, Z, base, spec, j, out):
+    "Column `j` of the tile by eq. (1) with ζ_t summed by TwoSum (the plain sums may have cancelled too much)."
+    a, b = _span(spec, j)
+    for t in range(TILE):
+        s = 0.0; z = 0.0; c = 0.0
+        for u in range(a, b):
+            f = spec.indices[u]
+            s += _term(f, Xs[t, f], spec.data[u], spec)
+            z, c = _two_sum(z, c, Z[t, f])
+        out[t, j] = max((base[t, 0] - z) + ((base[t, 1] - c) + s), 0.0)
+
+# %% ../nbs/01b_sparse.ipynb #6cbd2438
 @numba.njit(**NJIT)
 def sparse_tile(Xs, spec, out):
     "out[t, j] as `distance_tile` computes it, for the `TILE` dense rows `Xs` and every CSR row j, by eq. (1)."
-    Z, base = np.empty((TILE, Xs.shape[1])), np.empty(TILE)
+    Z, base = np.empty((TILE, Xs.shape[1])), np.empty((TILE, 2))
     _zero_terms(Xs, spec, Z, base)
     for j in range(out.shape[1]):
         a, b = _span(spec, j)
-        s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0
+        s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0; z0 = 0.0; z1 = 0.0; z2 = 0.0; z3 = 0.0
         for u in range(a, b):
             f, v = spec.indices[u], spec.data[u]
-            s0 += _term(f, Xs[0, f], v, spec) - Z[0, f]; s1 += _term(f, Xs[1, f], v, spec) - Z[1, f]
-            s2 += _term(f, Xs[2, f], v, spec) - Z[2, f]; s3 += _term(f, Xs[3, f], v, spec) - Z[3, f]
-        out[0, j] = max(base[0] + s0, 0.0); out[1, j] = max(base[1] + s1, 0.0)
-        out[2, j] = max(base[2] + s2, 0.0); out[3, j] = max(base[3] + s3, 0.0)
+            s0 += _term(f, Xs[0, f], v, spec); s1 += _term(f, Xs[1, f], v, spec)
+            s2 += _term(f, Xs[2, f], v, spec); s3 += _term(f, Xs[3, f], v, spec)
+            z0 += Z[0, f]; z1 += Z[1, f]; z2 += Z[2, f]; z3 += Z[3, f]
+        d0 = (base[0, 0] - z0) + (base[0, 1] + s0); d1 = (base[1, 0] - z1) + (base[1, 1] + s1)
+        d2 = (base[2, 0] - z2) + (base[2, 1] + s2); d3 = (base[3, 0] - z3) + (base[3, 1] + s3)
+        out[0, j] = max(d0, 0.0); out[1, j] = max(d1, 0.0); out[2, j] = max(d2, 0.0); out[3, j] = max(d3, 0.0)
+        lost = (b - a) * max(max(s0 + z0, s1 + z1), max(s2 + z2, s3 + z3))
+        if lost > Xs.shape[1] * (1.0 + min(min(d0, d1), min(d2, d3))): _careful(Xs, Z, base, spec, j, out)
 
-# %% ../nbs/01b_sparse.ipynb #0070c5d0
+# %% ../nbs/01b_sparse.ipynb #2f1b9930
 @numba.njit(inline='always', **NJIT)
 def _dterm(f, a, b, spec):
     "diff(f, a, b) in the updates' flavour `spec.dmode`."

@@ -308,3 +308,17 @@ def test_weka_sparse_ranges_leave_out_implicit_zeros(weka_jar, tmp_path):
     W = ReliefF(n_neighbors=10).fit(sp.csr_matrix(X), y).weights_
     np.testing.assert_allclose(W, dense_ref, rtol=0, atol=1e-9)
     assert np.abs(dense_ref - sparse_ref).max() > 1e-3
+
+
+@pytest.mark.parametrize("density,D,metric", [(0.9, 300, "manhattan"), (0.5, 600, "heom"), (0.05, 1000, "manhattan")])
+def test_tile_rounding_stays_well_inside_the_near_tie_bound(density, D, metric):
+    "Near-duplicates with many stored values cancel hardest in eq. (1); the guarded sums err like the dense ones."
+    rng = np.random.default_rng(D)
+    X = rng.random((24, D)) * (rng.random((24, D)) < density)
+    X[1::2] = X[::2] * (1 + 1e-9 * rng.random((12, D)))
+    ps = prepare_sparse(sp.csr_matrix(X), np.zeros(D, bool))
+    s, dn = sparse_spec(ps, metric), densify(ps)
+    for Xs in _tiles(dn):
+        got = np.empty((TILE, 24)); sparse_tile(Xs, s, got)
+        exact = np.array([[strict_sum(x, dn[j], s.is_nominal, s.missnom, s.w, s.pw) for j in range(24)] for x in Xs])
+        assert (np.abs(got - exact) <= 4e-15 * D * (1 + exact) / 100).all()
