@@ -322,3 +322,54 @@ def test_tile_rounding_stays_well_inside_the_near_tie_bound(density, D, metric):
         got = np.empty((TILE, 24)); sparse_tile(Xs, s, got)
         exact = np.array([[strict_sum(x, dn[j], s.is_nominal, s.missnom, s.w, s.pw) for j in range(24)] for x in Xs])
         assert (np.abs(got - exact) <= 4e-15 * D * (1 + exact) / 100).all()
+
+
+# ------------------------------------------------------------------ every estimator: sparse input = dense input
+def _ranker_problem():
+    rng = np.random.default_rng(11)
+    N, D = 48, 9
+    X = np.round(rng.normal(size=(N, D)), 2) * (rng.random((N, D)) < 0.35)
+    X[:, 2] = rng.integers(0, 3, N) * (rng.random(N) < 0.5)              # nominal
+    X[3, 5] = X[7, 1] = np.nan; X[10] = 0; X[12] = X[13]                 # missing, empty row, duplicate
+    Y = (rng.random((N, 3)) < 0.4).astype(np.uint8); Y[:, 0] |= Y[:, 1]   # label 1 implies label 0 (the hierarchy b ⊃ b/a)
+    X[:, 4] = Y[:, 2] * (1 + rng.random(N)); X[:, 6] = Y[:, 0] * (rng.random(N) < 0.8)   # relevant features
+    return X, Y, rng.integers(0, 3, N), X[:, 0] + rng.normal(size=N)
+
+
+def _rankers():
+    from relieffml.relieff import ReliefF
+    from relieffml.rrelieff import RReliefF
+    from relieffml.reliefml import ReliefFML
+    from relieffml.rfml import RFML
+    from relieffml.hmc import HMCReliefF
+    from relieffml.hierarchy import Hierarchy
+    from relieffml.mlrf import MLRF, MMLRF
+    from relieffml.transform import BinaryRelevanceRanker, LabelPowersetRanker, LCFS
+    h = Hierarchy.from_paths(["b", "b/a", "c"])                           # columns b, b/a, c
+    return [("class", ReliefF(n_neighbors=5)), ("class", ReliefF(n_neighbors=5, weight_by_distance=True, metric="heom")),
+            ("numeric", RReliefF(n_neighbors=5)), ("labels", ReliefFML(n_neighbors=5, n_samples=20, random_state=0)),
+            ("labels", RFML(n_neighbors=5)), ("labels", RFML(n_neighbors=5, mutual=True, label_distance="jaccard")),
+            ("labels", HMCReliefF(n_neighbors=5, hierarchy=h)), ("labels", MLRF(n_neighbors=5)), ("labels", MMLRF(n_neighbors=5)),
+            ("labels", BinaryRelevanceRanker()), ("labels", LabelPowersetRanker()), ("labels", LCFS(random_state=0))]
+
+
+@pytest.mark.parametrize("i", range(12))
+def test_every_ranker_gives_the_dense_weights_on_sparse_input(i):
+    kind, est = _rankers()[i]
+    X, Y, y, t = _ranker_problem()
+    target = {"class": y, "numeric": t, "labels": Y}[kind]
+    nominal = np.arange(X.shape[1]) == 2
+    dense = est.set_params(nominal=nominal).fit(X, target).weights_.copy()
+    for S in (sp.csr_matrix(X), sp.csc_matrix(X)):
+        np.testing.assert_allclose(est.fit(S, target).weights_, dense, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["MLkNN", "BRkNN", "DMLkNN", "MLCWkNN"])
+def test_lazy_learners_accept_sparse_training_and_query_rows(name):
+    from relieffml import lazy
+    X, Y, _, _ = _ranker_problem()
+    w = np.linspace(0.5, 1.5, X.shape[1])
+    est = getattr(lazy, name)(n_neighbors=5, feature_weights=w, nominal=np.arange(X.shape[1]) == 2)
+    want = est.fit(X[:36], Y[:36]).predict_proba(X[36:])
+    got = est.fit(sp.csr_matrix(X[:36]), Y[:36]).predict_proba(sp.csr_matrix(X[36:]))
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
