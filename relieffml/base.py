@@ -87,8 +87,8 @@ def _densified(X)->np.ndarray:
     return X.toarray()
 
 # %% ../nbs/05_base.ipynb #2f52448d
-def as_features(X, nominal='auto', accept_sparse:bool=True):
-    "Validated `(X, info dict)` from NumPy, pandas, scipy.sparse or a `MultiLabelDataset`: X float64 N×D, canonical CSR if sparse."
+def as_features(X, nominal='auto', accept_sparse:bool=False):
+    "Validated `(X, info dict)` from NumPy, pandas, scipy.sparse or a `MultiLabelDataset`: X float64 N×D, or canonical CSR if sparse and `accept_sparse`."
     info = dict(feature_names=None, label_names=None, dataset=None)
     auto, nv = None, None
     if hasattr(X, 'X') and hasattr(X, 'Y') and hasattr(X, 'nominal'):      # a MultiLabelDataset
@@ -228,12 +228,13 @@ class _RankerSelection(SelectorMixin):
 class BaseRanker(_RankerSelection, BaseEstimator):
     "Base class of relieffml's feature rankers: validation, ranking and selection around `_fit`."
     _target = 'multilabel'
+    _accept_sparse = False   # True where `_fit` takes a CSR X (chapter *Sparse rows*); else sparse X is densified
     _parameter_constraints = dict(COMMON_CONSTRAINTS)
 
     def fit(self, X, y=None):
         "Validate the data, compute `weights_` with the algorithm and derive the ranking."
         self._validate_params()
-        Xv, info = as_features(X, getattr(self, 'nominal', 'auto'))
+        Xv, info = as_features(X, getattr(self, 'nominal', 'auto'), accept_sparse=self._accept_sparse)
         if y is None and info['dataset'] is not None: y = info['dataset'].Y
         if y is None: raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None "
                                        "(pass Y, or a MultiLabelDataset as X)")

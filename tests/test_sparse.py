@@ -180,7 +180,7 @@ def test_as_features_any_format_and_dtype_gives_canonical_csr(fmt, dtype):
     X = (rng.integers(-2, 3, (9, 4)) * (rng.random((9, 4)) < 0.4)).astype(dtype)
     X[4] = 0                                                          # an empty row
     S = sp.csr_matrix(X).asformat(fmt)
-    got, info = as_features(S)
+    got, info = as_features(S, accept_sparse=True)
     want, winfo = as_features(X)
     assert sp.isspmatrix_csr(got) and got.dtype == np.float64 and got.has_canonical_format
     assert same(got.toarray(), want) and same(info["nominal"], winfo["nominal"])
@@ -189,7 +189,7 @@ def test_as_features_any_format_and_dtype_gives_canonical_csr(fmt, dtype):
 
 def test_as_features_duplicates_explicit_zeros_nan_and_negative_values():
     coo = sp.coo_matrix(([1.5, 2.0, 0.0, np.nan, -3.0, 4.0, -4.0], ([0, 0, 1, 2, 3, 3, 3], [0, 0, 1, 2, 0, 1, 1])), shape=(4, 3))
-    got, _ = as_features(coo)
+    got, _ = as_features(coo, accept_sparse=True)
     assert same(got.toarray(), coo.toarray()) and same(got.toarray(), as_features(coo.toarray())[0])
     assert got.nnz == 3 and np.isnan(got.data).sum() == 1             # 1.5+2 summed, 0 and 4−4 dropped, NaN kept
 
@@ -201,7 +201,7 @@ def test_as_features_duplicates_explicit_zeros_nan_and_negative_values():
     (sp.csr_matrix(np.array([[1j, 0], [0, 1]])), "complex"),
 ])
 def test_as_features_refuses_what_dense_refuses(bad, msg):
-    with pytest.raises(ValueError, match=msg): as_features(bad)
+    with pytest.raises(ValueError, match=msg): as_features(bad, accept_sparse=True)
     with pytest.raises(ValueError, match=msg): as_features(bad.toarray())
 
 
@@ -209,17 +209,17 @@ def test_as_features_refuses_what_dense_refuses(bad, msg):
 def test_nominal_codes_checked_on_stored_values(value):
     X = sp.csr_matrix(np.array([[0, value], [2, 0], [0, 1]]))
     for x in (X, X.toarray()):
-        with pytest.raises(ValueError, match="nominal feature 1 must hold non-negative integer codes"): as_features(x, nominal=[1])
-    assert sp.issparse(as_features(sp.csr_matrix(np.array([[0, 3.0], [2, 0]])), nominal=[0, 1])[0])
+        with pytest.raises(ValueError, match="nominal feature 1 must hold non-negative integer codes"): as_features(x, nominal=[1], accept_sparse=True)
+    assert sp.issparse(as_features(sp.csr_matrix(np.array([[0, 3.0], [2, 0]])), nominal=[0, 1], accept_sparse=True)[0])
 
 
 def test_sparse_Y_is_densified_and_a_sparse_dataset_keeps_its_nominal_mask():
     Y = np.array([[1, 0], [0, 0], [1, 1]])
     assert same(as_label_matrix(sp.csr_matrix(Y), 3), Y) and same(as_multilabel_target(sp.csc_matrix(Y), 3), Y)
     ds = MultiLabelDataset(sp.csr_matrix(np.array([[0, 2.0], [1.5, 0], [0, 1]])), Y, nominal=np.array([False, True]))
-    X, info = as_features(ds)
+    X, info = as_features(ds, accept_sparse=True)
     assert sp.isspmatrix_csr(X) and same(info["nominal"], [False, True]) and same(info["n_values"], [0, 3])
-    assert same(as_features(ds, accept_sparse=False)[0], ds.X.toarray())
+    assert same(as_features(ds)[0], ds.X.toarray())                  # a caller that did not ask gets dense rows
 
 
 # ------------------------------------------------------------------ sparse ARFF
@@ -353,23 +353,34 @@ def _rankers():
             ("labels", BinaryRelevanceRanker()), ("labels", LabelPowersetRanker()), ("labels", LCFS(random_state=0))]
 
 
+def _no_densifying(monkeypatch):
+    "Make densifying a sparse X an error: the estimator must run on the CSR rows."
+    import relieffml.base
+    def refuse(X): raise AssertionError("sparse X was densified")
+    monkeypatch.setattr(relieffml.base, "_densified", refuse)
+    monkeypatch.setattr(sp.csr_matrix, "toarray", lambda self, *a, **k: refuse(self))
+
+
 @pytest.mark.parametrize("i", range(12))
-def test_every_ranker_gives_the_dense_weights_on_sparse_input(i):
+def test_every_ranker_gives_the_dense_weights_on_sparse_input(i, monkeypatch):
+    "The Relief family runs on the CSR rows (densifying is made an error); the transformations may densify."
     kind, est = _rankers()[i]
     X, Y, y, t = _ranker_problem()
     target = {"class": y, "numeric": t, "labels": Y}[kind]
     nominal = np.arange(X.shape[1]) == 2
     dense = est.set_params(nominal=nominal).fit(X, target).weights_.copy()
+    if i < 9: _no_densifying(monkeypatch)
     for S in (sp.csr_matrix(X), sp.csc_matrix(X)):
         np.testing.assert_allclose(est.fit(S, target).weights_, dense, rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("name", ["MLkNN", "BRkNN", "DMLkNN", "MLCWkNN"])
-def test_lazy_learners_accept_sparse_training_and_query_rows(name):
+def test_lazy_learners_accept_sparse_training_and_query_rows(name, monkeypatch):
     from relieffml import lazy
     X, Y, _, _ = _ranker_problem()
     w = np.linspace(0.5, 1.5, X.shape[1])
     est = getattr(lazy, name)(n_neighbors=5, feature_weights=w, nominal=np.arange(X.shape[1]) == 2)
     want = est.fit(X[:36], Y[:36]).predict_proba(X[36:])
+    _no_densifying(monkeypatch)
     got = est.fit(sp.csr_matrix(X[:36]), Y[:36]).predict_proba(sp.csr_matrix(X[36:]))
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
