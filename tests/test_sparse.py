@@ -280,8 +280,8 @@ def _weka_friendly(seed, N=60):
 
 @pytest.mark.weka
 @pytest.mark.parametrize("seed,n_classes", [(0, 2), (1, 3)])
-def test_weka_parity_on_a_sparse_file(weka_jar, tmp_path, seed, n_classes):
-    "ReliefF on the CSR that our loader reads from a sparse ARFF file equals Weka reading the same file."
+def test_weka_parity_on_a_sparse_file(weka_jar, tmp_path, seed, n_classes, monkeypatch):
+    "ReliefF on the CSR that our loader reads from a sparse ARFF file, run on the CSR rows, equals Weka reading the same file."
     from relieffml.relieff import ReliefF
     X, nominal = _weka_friendly(seed)
     y = np.random.default_rng(seed + 10).integers(0, n_classes, len(X))
@@ -290,6 +290,7 @@ def test_weka_parity_on_a_sparse_file(weka_jar, tmp_path, seed, n_classes):
     ds = load_arff(path, labels=1) if n_classes == 2 else None
     Xs = ds.X if ds is not None else sp.csr_matrix(np.where(np.isnan(X), np.nan, X))
     assert sp.issparse(Xs)
+    _no_densifying(monkeypatch)
     W = ReliefF(n_neighbors=10, nominal=nominal).fit(Xs, y).weights_
     np.testing.assert_allclose(W, ref, rtol=0, atol=1e-9)
 
