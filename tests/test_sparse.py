@@ -11,8 +11,8 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings, strategies as st
 from weka_harness import weka_scores, write_arff
 from relieffml.distances import Prepared, prepare, distance_spec, distance_tile, strict_sum, add_diffs, TILE
-from relieffml.sparse import (prepare_sparse, prepare_input, densify, sparse_row, sparse_exact, sparse_tile,
-                              zero_diffs, sparse_add_diffs)
+from relieffml.sparse import (prepare_sparse, prepare_input, densify, sparse_row, sparse_exact, sparse_support,
+                              sparse_exact_support, sparse_tile, zero_diffs, sparse_add_diffs)
 from relieffml.base import as_features, as_label_matrix, as_multilabel_target
 from relieffml.data import MultiLabelDataset, load_arff
 
@@ -119,9 +119,13 @@ def test_distance_kernels_equal_the_dense_ones(problem, metric, weighted, shift)
         got, want = np.empty((TILE, len(X))), np.empty((TILE, len(X)))
         sparse_tile(Xs, s, got); distance_tile(Xs, d, want)
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * X.shape[1])
+        sup = np.empty(X.shape[1], np.int64)
+        n = sparse_support(Xs[0], s, sup)
+        assert same(sup[:n], np.flatnonzero(~(Xs[0] == ps.zero)))
         for j in range(len(X)):
             ex = strict_sum(Xs[0], pd_.Xn[j], d.is_nominal, d.missnom, d.w, d.pw)
-            assert same(sparse_exact(Xs[0], s, j), np.sqrt(ex) if d.pw == 2 else ex)   # bit for bit: Weka's ties
+            ex = np.sqrt(ex) if d.pw == 2 else ex
+            assert same(sparse_exact(Xs[0], s, j), ex) and same(sparse_exact_support(Xs[0], sup, n, s, j), ex)   # bit for bit: Weka's ties
     row = np.empty(X.shape[1])
     for j in range(len(X)):
         sparse_row(s, j, row)
