@@ -141,7 +141,7 @@ def as_label_matrix(Y, n:int)->np.ndarray:
 def as_class_vector(y, n:int):
     "Class codes 0..C-1 (int64) and the sorted class labels of a 1-D target."
     if isinstance(y, (pd.DataFrame, pd.Series)): y = y.to_numpy()
-    y = np.asarray(y)
+    y = y.toarray() if sp.issparse(y) else np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1: y = y[:, 0]
     if y.ndim != 1: raise ValueError(f"y must be a 1-D class vector, got shape {y.shape}; for a multi-label Y use a multi-label ranker or BinaryRelevanceRanker")
     if len(y) != n: raise ValueError(f"y has {len(y)} entries but X has {n} instances")
@@ -152,6 +152,7 @@ def as_class_vector(y, n:int):
 # %% ../nbs/05_base.ipynb #962af5c2
 def as_numeric_target(y, n:int)->np.ndarray:
     "Validated float64 numeric target."
+    y = y.toarray() if sp.issparse(y) else y
     y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y, dtype=np.float64)
     if y.ndim == 2 and y.shape[1] == 1: y = y[:, 0]
     if y.ndim != 1 or len(y) != n: raise ValueError(f"y must be a 1-D numeric target of length {n}, got shape {y.shape}")

@@ -389,3 +389,22 @@ def test_lazy_learners_accept_sparse_training_and_query_rows(name, monkeypatch):
     _no_densifying(monkeypatch)
     got = est.fit(sp.csr_matrix(X[:36]), Y[:36]).predict_proba(sp.csr_matrix(X[36:]))
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+def test_sparse_targets_are_densified():
+    "A sparse class column or numeric target is read as its dense equivalent (sparse Y: see the ranker tests)."
+    from relieffml.base import as_class_vector, as_numeric_target
+    assert same(as_class_vector(sp.csc_matrix(np.array([[2], [0], [2]])), 3)[0], [1, 0, 1])
+    assert same(as_numeric_target(sp.coo_matrix(np.array([[1.5], [0], [-2]])), 3), [1.5, 0, -2])
+
+
+@pytest.mark.parametrize("kind", ["labels", "class", "numeric"])
+def test_every_target_kind_accepts_a_sparse_target(kind):
+    "Y (or a class / numeric column) as a scipy.sparse matrix gives the fit of its dense equivalent."
+    from relieffml.relieff import ReliefF
+    from relieffml.rrelieff import RReliefF
+    from relieffml.rfml import RFML
+    X, Y, y, t = _ranker_problem()
+    est, target = {"labels": (RFML(n_neighbors=5), Y), "class": (ReliefF(n_neighbors=5), y[:, None]),
+                   "numeric": (RReliefF(n_neighbors=5), t[:, None])}[kind]
+    np.testing.assert_array_equal(est.fit(X, sp.csr_matrix(target)).weights_, est.fit(X, target).weights_)
