@@ -14,8 +14,8 @@ import numba
 from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
 from .config import NJIT, n_blocks
-from .distances import prepare, distance_spec, add_pool, hamming_labels, METRICS
-from .neighbors import pool_spec, register_rule, run_blocks
+from .distances import hamming_labels, METRICS
+from .neighbors import pool_spec, register_rule, run_search, push_pool, flush, prepare_data
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
 
 # %% ../nbs/10_reliefml.ipynb #07d68db5
@@ -45,7 +45,7 @@ def _label_coefs(r, Y, idx, cnt, prior, coefs):
 # %% ../nbs/10_reliefml.ipynb #739c0855
 class ReliefFMLRule(NamedTuple):
     "ReliefF-ML's update, eq. (6): accumulators, labels and smoothed priors."
-    acc: np.ndarray     # blocks×D sums of each block
+    acc: np.ndarray     # blocks×1×D sums of each block
     Y: np.ndarray       # N×Q uint8 labels
     prior: np.ndarray   # Q smoothed label priors, eq. (1)
     ones: np.ndarray    # k unit rank weights
@@ -58,19 +58,20 @@ def _reliefml_update(rule, b, i, ws, u, spec):
     _label_coefs(r, rule.Y, ws.idx[u], ws.cnt[u], rule.prior, coefs)
     for l in range(rule.Y.shape[1]):
         if coefs[l] != 0.0:
-            add_pool(rule.acc[b], spec.Xn[r], ws.idx[u, l], ws.cnt[u, l], coefs[l], rule.ones, False, spec)
+            push_pool(ws, u, l, 0, coefs[l], rule.ones, False)
+    flush(rule.acc[b], ws, u, spec)
 
 # %% ../nbs/10_reliefml.ipynb #845649e7
 def reliefml_weights(X, Y, nominal, n_values=None, k=10, samples=None, s=1.0, metric='heom', n_jobs=None):
     "Raw ReliefF-ML weights W of eq. (6)."
-    pr = prepare(X, nominal, n_values)
-    N, D = pr.Xn.shape
+    pr = prepare_data(X, nominal, n_values)
+    N, D = pr.n_rows, len(pr.is_nominal)
     samples = np.arange(N, dtype=np.int64) if samples is None else np.ascontiguousarray(samples, np.int64)
     Y = np.ascontiguousarray(Y, np.uint8)
     ps = pool_spec(Y, k)
-    rule = ReliefFMLRule(np.zeros((n_blocks(len(samples)), D)), Y, label_priors(Y, s), np.ones(ps.k))
-    run_blocks(samples, distance_spec(pr, metric), ps, rule, n_jobs)
-    return rule.acc.sum(0) / len(samples)
+    rule = ReliefFMLRule(np.zeros((n_blocks(len(samples)), 1, D)), Y, label_priors(Y, s), np.ones(ps.k))
+    run_search(pr, samples, ps, rule, metric, None, n_jobs)
+    return rule.acc.sum((0, 1)) / len(samples)
 
 # %% ../nbs/10_reliefml.ipynb #8ebfeea1
 def auto_n_samples(N:int)->int:
