@@ -40,11 +40,6 @@ def _distinct_codes(X, nominal, implicit):
     return np.maximum(np.bincount(pairs[:, 0].astype(np.int64), minlength=X.shape[1]), 1)
 
 # %% ../nbs/01b_sparse.ipynb #642b3805
-def _attach(prep:Prepared, csr, zero)->Prepared:
-    "`prep` with the scaled CSR rows and the implicit values (the fields `Prepared` has for them)."
-    prep.csr, prep.zero = csr, zero
-    return prep
-
 def prepare_sparse(X, nominal, n_values=None)->Prepared:
     "The constants of `prepare(X.toarray(), nominal, n_values)` for a scipy.sparse `X`, its scaled rows kept as CSR."
     X = _as_csr(X)
@@ -58,8 +53,8 @@ def prepare_sparse(X, nominal, n_values=None)->Prepared:
     data = entries.apply(X.data[None, :])[0]
     zero = np.where(implicit, base.apply(np.zeros((1, D)))[0], 0.0)
     csr = sp.csr_matrix((data, X.indices, X.indptr), shape=(N, D))
-    prep = Prepared(np.empty((0, D)), base.is_nominal, base.missing_nominal, base.lo, base.rng, bool(np.isnan(X.data).any()))
-    return _attach(prep, csr, zero)
+    return Prepared(np.empty((0, D)), base.is_nominal, base.missing_nominal, base.lo, base.rng, bool(np.isnan(X.data).any()),
+                    csr=csr, zero=zero)
 
 # %% ../nbs/01b_sparse.ipynb #aadc2c07
 def prepare_input(X, nominal, n_values=None)->Prepared:

@@ -4,7 +4,6 @@ is validated as its dense equivalent, sparse ARFF files load as CSR, and Weka's 
 its ranges are the dense ones.
 """
 import tracemalloc
-from typing import NamedTuple
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -19,18 +18,9 @@ from relieffml.data import MultiLabelDataset, load_arff
 RELIEFF = "weka.attributeSelection.ReliefFAttributeEval"
 
 
-class _Spec(NamedTuple):
-    Xn: np.ndarray; is_nominal: np.ndarray; nomf: np.ndarray; missnom: np.ndarray; w: np.ndarray
-    pw: int; mode: int; dmode: int
-    indptr: np.ndarray; indices: np.ndarray; data: np.ndarray; zero: np.ndarray; rows: np.ndarray
-
-
 def sparse_spec(p, metric="manhattan", weights=None, rows=None):
-    "`distance_spec` of a sparse `Prepared` with its CSR fields (built here while `distance_spec` lacks them)."
-    s = distance_spec(p, metric, weights)
-    rows = np.zeros(0, np.int64) if rows is None else np.asarray(rows, np.int64)
-    if hasattr(s, "indptr"): return s._replace(rows=rows)
-    return _Spec(*s, p.csr.indptr, p.csr.indices, p.csr.data, p.zero, rows)
+    "`distance_spec` of a sparse `Prepared` (it fills the CSR fields)."
+    return distance_spec(p, metric, weights, rows=rows)
 
 
 def dense_spec(p, metric="manhattan", weights=None):
