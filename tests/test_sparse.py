@@ -398,3 +398,16 @@ def test_every_target_kind_accepts_a_sparse_target(kind):
     est, target = {"labels": (RFML(n_neighbors=5), Y), "class": (ReliefF(n_neighbors=5), y[:, None]),
                    "numeric": (RReliefF(n_neighbors=5), t[:, None])}[kind]
     np.testing.assert_array_equal(est.fit(X, sp.csr_matrix(target)).weights_, est.fit(X, target).weights_)
+
+
+def test_prepare_sparse_memory_is_linear_in_nnz():
+    "10⁶ × 10⁵ with 2·10⁶ stored values (800 GB dense): preparing takes a small multiple of the CSR's own size."
+    rng = np.random.default_rng(0)
+    N, D, nnz = 10**6, 10**5, 2 * 10**6
+    X = sp.csr_matrix((rng.random(nnz), (rng.integers(0, N, nnz), rng.integers(0, D, nnz))), shape=(N, D))
+    size = X.data.nbytes + X.indices.nbytes + X.indptr.nbytes
+    tracemalloc.start()
+    p = prepare_sparse(X, np.zeros(D, bool))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert p.n_rows == N and p.csr.nnz == X.nnz and peak < 8 * size, f"peak {peak / 2**20:.0f} MiB for a {size / 2**20:.0f} MiB CSR"
