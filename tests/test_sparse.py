@@ -18,6 +18,17 @@ from relieffml.data import MultiLabelDataset, load_arff
 RELIEFF = "weka.attributeSelection.ReliefFAttributeEval"
 
 
+def _wired():
+    "Whether the rankers take CSR input yet (the dispatch to these kernels in neighbors.py is the lead's)."
+    from relieffml.relieff import ReliefF
+    return bool(getattr(ReliefF, "_accept_sparse", False))
+
+
+# Until the wiring lands these must fail (strict); once ReliefF takes CSR they must pass.
+NEEDS_WIRING = pytest.mark.xfail(not _wired(), strict=True,
+                                 reason="needs the sparse dispatch in neighbors.py and _accept_sparse on the rankers")
+
+
 def sparse_spec(p, metric="manhattan", weights=None, rows=None):
     "`distance_spec` of a sparse `Prepared` (it fills the CSR fields)."
     return distance_spec(p, metric, weights, rows=rows)
@@ -273,6 +284,7 @@ def _weka_friendly(seed, N=60):
 
 
 @pytest.mark.weka
+@NEEDS_WIRING
 @pytest.mark.parametrize("seed,n_classes", [(0, 2), (1, 3)])
 def test_weka_parity_on_a_sparse_file(weka_jar, tmp_path, seed, n_classes, monkeypatch):
     "ReliefF on the CSR that our loader reads from a sparse ARFF file, run on the CSR rows, equals Weka reading the same file."
@@ -356,7 +368,7 @@ def _no_densifying(monkeypatch):
     monkeypatch.setattr(sp.csr_matrix, "toarray", lambda self, *a, **k: refuse(self))
 
 
-@pytest.mark.parametrize("i", range(12))
+@pytest.mark.parametrize("i", [pytest.param(i, marks=NEEDS_WIRING) if i < 8 else i for i in range(12)])
 def test_every_ranker_gives_the_dense_weights_on_sparse_input(i, monkeypatch):
     "The Relief family runs on the CSR rows (densifying is made an error); MML-RF and the transformations may densify."
     kind, est = _rankers()[i]
@@ -369,6 +381,7 @@ def test_every_ranker_gives_the_dense_weights_on_sparse_input(i, monkeypatch):
         np.testing.assert_allclose(est.fit(S, target).weights_, dense, rtol=1e-12, atol=1e-12)
 
 
+@NEEDS_WIRING
 @pytest.mark.parametrize("name", ["MLkNN", "BRkNN", "DMLkNN", "MLCWkNN"])
 def test_lazy_learners_accept_sparse_training_and_query_rows(name, monkeypatch):
     from relieffml import lazy
@@ -388,7 +401,7 @@ def test_sparse_targets_are_densified():
     assert same(as_numeric_target(sp.coo_matrix(np.array([[1.5], [0], [-2]])), 3), [1.5, 0, -2])
 
 
-@pytest.mark.parametrize("kind", ["labels", "class", "numeric"])
+@pytest.mark.parametrize("kind", ["labels", pytest.param("class", marks=NEEDS_WIRING), "numeric"])
 def test_every_target_kind_accepts_a_sparse_target(kind):
     "Y (or a class / numeric column) as a scipy.sparse matrix gives the fit of its dense equivalent."
     from relieffml.relieff import ReliefF
