@@ -86,6 +86,22 @@ def _densified(X)->np.ndarray:
                          f"{X.shape[0]*X.shape[1]*8/2**30:.1f} GiB (limit {MAX_DENSE_BYTES/2**30:.0f} GiB); select features first")
     return X.toarray()
 
+# %% ../nbs/05_base.ipynb #7210992c
+def _check_codes(X, mask):
+    "Refuse a nominal column of dense `X` holding anything but non-negative integer codes or NaN."
+    codes = X[:, mask]
+    ok = np.isnan(codes) | ((codes >= 0) & (codes == np.round(codes)))
+    if not ok.all():
+        f = np.flatnonzero(mask)[np.flatnonzero(~ok.all(0))[0]]
+        raise ValueError(f"nominal feature {f} must hold non-negative integer codes (or NaN), got e.g. {codes[~ok][0]!r}")
+
+def _check_sparse_codes(X, mask):
+    "`_check_codes` for CSR `X`, on the stored values (an implicit 0 is a valid code)."
+    sel = mask[X.indices]
+    codes, cols = X.data[sel], X.indices[sel]
+    bad = np.flatnonzero(~(np.isnan(codes) | ((codes >= 0) & (codes == np.round(codes)))))
+    if bad.size: raise ValueError(f"nominal feature {cols[bad[0]]} must hold non-negative integer codes (or NaN), got e.g. {codes[bad[0]]!r}")
+
 # %% ../nbs/05_base.ipynb #2f52448d
 def as_features(X, nominal='auto', accept_sparse:bool=False):
     "Validated `(X, info dict)` from NumPy, pandas, scipy.sparse or a `MultiLabelDataset`: X float64 N×D, or canonical CSR if sparse and `accept_sparse`."
@@ -105,21 +121,6 @@ def as_features(X, nominal='auto', accept_sparse:bool=False):
     else: _check_codes(X, mask)
     info.update(nominal=mask, n_values=np.zeros(X.shape[1], np.int64) if nv is None else np.asarray(nv, np.int64))
     return (X if sp.issparse(X) else np.ascontiguousarray(X)), info
-
-def _check_codes(X, mask):
-    "Refuse a nominal column of dense `X` holding anything but non-negative integer codes or NaN."
-    codes = X[:, mask]
-    ok = np.isnan(codes) | ((codes >= 0) & (codes == np.round(codes)))
-    if not ok.all():
-        f = np.flatnonzero(mask)[np.flatnonzero(~ok.all(0))[0]]
-        raise ValueError(f"nominal feature {f} must hold non-negative integer codes (or NaN), got e.g. {codes[~ok][0]!r}")
-
-def _check_sparse_codes(X, mask):
-    "`_check_codes` for CSR `X`, on the stored values (an implicit 0 is a valid code)."
-    sel = mask[X.indices]
-    codes, cols = X.data[sel], X.indices[sel]
-    bad = np.flatnonzero(~(np.isnan(codes) | ((codes >= 0) & (codes == np.round(codes)))))
-    if bad.size: raise ValueError(f"nominal feature {cols[bad[0]]} must hold non-negative integer codes (or NaN), got e.g. {codes[bad[0]]!r}")
 
 # %% ../nbs/05_base.ipynb #08af71ba
 def as_label_matrix(Y, n:int)->np.ndarray:
@@ -228,8 +229,7 @@ class _RankerSelection(SelectorMixin):
 # %% ../nbs/05_base.ipynb #c6d71aa0
 class BaseRanker(_RankerSelection, BaseEstimator):
     "Base class of relieffml's feature rankers: validation, ranking and selection around `_fit`."
-    _target = 'multilabel'
-    _accept_sparse = False   # True where `_fit` takes a CSR X (chapter *Sparse rows*); else sparse X is densified
+    _target, _accept_sparse = 'multilabel', False   # _accept_sparse: `_fit` takes a CSR X (chapter *Sparse rows*)
     _parameter_constraints = dict(COMMON_CONSTRAINTS)
 
     def fit(self, X, y=None):
