@@ -424,3 +424,20 @@ def test_prepare_sparse_memory_is_linear_in_nnz():
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert p.n_rows == N and p.csr.nnz == X.nnz and peak < 8 * size, f"peak {peak / 2**20:.0f} MiB for a {size / 2**20:.0f} MiB CSR"
+
+
+@pytest.mark.weka
+@pytest.mark.data
+@NEEDS_WIRING
+def test_weka_parity_on_enron_as_a_sparse_file(weka_jar, data_home, tmp_path, monkeypatch):
+    "Enron's first 300 e-mails and its most frequent label, written as a sparse ARFF: ReliefF on the loader's CSR = Weka."
+    from relieffml.data import load_dataset
+    from relieffml.relieff import ReliefF
+    ds = load_dataset("enron", data_home=data_home).subset(np.arange(300))
+    assert sp.isspmatrix_csr(ds.X)
+    y = ds.Y[:, int(np.argmax(ds.Y.sum(0)))].astype(int)
+    X = ds.X.toarray()
+    path = sparse_arff(tmp_path / "enron1.arff", X, y, ds.nominal, ["0", "1"])
+    ref = weka_scores(weka_jar, path, RELIEFF, "-M -1 -K 10", tmp_path)
+    _no_densifying(monkeypatch)
+    np.testing.assert_allclose(ReliefF(n_neighbors=10).fit(ds, y).weights_, ref, rtol=0, atol=1e-9)   # the data set: its nominal mask
