@@ -66,9 +66,45 @@ def _float_matrix(X)->np.ndarray:
     if np.isinf(X).any(): raise ValueError("X contains infinite values; use NaN for missing values")
     return X
 
+# %% ../nbs/05_base.ipynb #118e3a15
+def _sparse_matrix(X):
+    "X as a canonical CSR float64 N×D matrix (sorted, duplicates summed, explicit zeros dropped, NaN kept), or a ValueError."
+    if X.dtype.kind == 'c': raise ValueError("X is complex: Complex data not supported")
+    if X.dtype.kind not in 'biuf': raise ValueError(f"X must be numeric (NaN for missing values), got a sparse matrix of dtype {X.dtype}")
+    if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got {X.ndim}-D with shape {X.shape}")
+    if X.shape[1] < 1: raise ValueError(f"X has 0 feature(s) (shape={X.shape}) while a minimum of 1 is required.")
+    if X.shape[0] < 2: raise ValueError(f"X needs at least 2 instances, got n_samples = {X.shape[0]}")
+    X = sp.csr_matrix(X, dtype=np.float64, copy=True)
+    X.sum_duplicates(); X.eliminate_zeros()
+    if np.isinf(X.data).any(): raise ValueError("X contains infinite values; use NaN for missing values")
+    return X
+
+def _densified(X)->np.ndarray:
+    "A sparse `X` as a dense array, refused when it would exceed `MAX_DENSE_BYTES`."
+    if X.shape[0] * X.shape[1] * 8 > MAX_DENSE_BYTES:
+        raise ValueError(f"X is sparse with shape {X.shape}: densified it would need "
+                         f"{X.shape[0]*X.shape[1]*8/2**30:.1f} GiB (limit {MAX_DENSE_BYTES/2**30:.0f} GiB); select features first")
+    return X.toarray()
+
+# %% ../nbs/05_base.ipynb #7210992c
+def _check_codes(X, mask):
+    "Refuse a nominal column of dense `X` holding anything but non-negative integer codes or NaN."
+    codes = X[:, mask]
+    ok = np.isnan(codes) | ((codes >= 0) & (codes == np.round(codes)))
+    if not ok.all():
+        f = np.flatnonzero(mask)[np.flatnonzero(~ok.all(0))[0]]
+        raise ValueError(f"nominal feature {f} must hold non-negative integer codes (or NaN), got e.g. {codes[~ok][0]!r}")
+
+def _check_sparse_codes(X, mask):
+    "`_check_codes` for CSR `X`, on the stored values (an implicit 0 is a valid code)."
+    sel = mask[X.indices]
+    codes, cols = X.data[sel], X.indices[sel]
+    bad = np.flatnonzero(~(np.isnan(codes) | ((codes >= 0) & (codes == np.round(codes)))))
+    if bad.size: raise ValueError(f"nominal feature {cols[bad[0]]} must hold non-negative integer codes (or NaN), got e.g. {codes[bad[0]]!r}")
+
 # %% ../nbs/05_base.ipynb #2f52448d
-def as_features(X, nominal='auto'):
-    "Validated `(X float64 N×D, info dict)` from NumPy, pandas, scipy.sparse or a `MultiLabelDataset`."
+def as_features(X, nominal='auto', accept_sparse:bool=False):
+    "Validated `(X, info dict)` from NumPy, pandas, scipy.sparse or a `MultiLabelDataset`: X float64 N×D, or canonical CSR if sparse and `accept_sparse`."
     info = dict(feature_names=None, label_names=None, dataset=None)
     auto, nv = None, None
     if hasattr(X, 'X') and hasattr(X, 'Y') and hasattr(X, 'nominal'):      # a MultiLabelDataset
@@ -78,20 +114,13 @@ def as_features(X, nominal='auto'):
         info['feature_names'] = [str(c) for c in X.columns]
         info['frame_columns'] = np.asarray(X.columns, dtype=object)
         X, auto, nv = from_frame(X)
-    elif sp.issparse(X):
-        if X.shape[0] * X.shape[1] * 8 > MAX_DENSE_BYTES:
-            raise ValueError(f"X is sparse with shape {X.shape}: densified it would need "
-                             f"{X.shape[0]*X.shape[1]*8/2**30:.1f} GiB (limit {MAX_DENSE_BYTES/2**30:.0f} GiB); select features first")
-        X = X.toarray()
-    X = _float_matrix(X)
+    if sp.issparse(X) and not accept_sparse: X = _densified(X)
+    X = _sparse_matrix(X) if sp.issparse(X) else _float_matrix(X)
     mask = _nominal_mask(nominal, X.shape[1], auto)
-    codes = X[:, mask]
-    ok = np.isnan(codes) | ((codes >= 0) & (codes == np.round(codes)))
-    if not ok.all():
-        f = np.flatnonzero(mask)[np.flatnonzero(~ok.all(0))[0]]
-        raise ValueError(f"nominal feature {f} must hold non-negative integer codes (or NaN), got e.g. {codes[~ok][0]!r}")
+    if sp.issparse(X): _check_sparse_codes(X, mask)
+    else: _check_codes(X, mask)
     info.update(nominal=mask, n_values=np.zeros(X.shape[1], np.int64) if nv is None else np.asarray(nv, np.int64))
-    return np.ascontiguousarray(X), info
+    return (X if sp.issparse(X) else np.ascontiguousarray(X)), info
 
 # %% ../nbs/05_base.ipynb #08af71ba
 def as_label_matrix(Y, n:int)->np.ndarray:
@@ -113,7 +142,7 @@ def as_label_matrix(Y, n:int)->np.ndarray:
 def as_class_vector(y, n:int):
     "Class codes 0..C-1 (int64) and the sorted class labels of a 1-D target."
     if isinstance(y, (pd.DataFrame, pd.Series)): y = y.to_numpy()
-    y = np.asarray(y)
+    y = y.toarray() if sp.issparse(y) else np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1: y = y[:, 0]
     if y.ndim != 1: raise ValueError(f"y must be a 1-D class vector, got shape {y.shape}; for a multi-label Y use a multi-label ranker or BinaryRelevanceRanker")
     if len(y) != n: raise ValueError(f"y has {len(y)} entries but X has {n} instances")
@@ -124,6 +153,7 @@ def as_class_vector(y, n:int):
 # %% ../nbs/05_base.ipynb #962af5c2
 def as_numeric_target(y, n:int)->np.ndarray:
     "Validated float64 numeric target."
+    y = y.toarray() if sp.issparse(y) else y
     y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y, dtype=np.float64)
     if y.ndim == 2 and y.shape[1] == 1: y = y[:, 0]
     if y.ndim != 1 or len(y) != n: raise ValueError(f"y must be a 1-D numeric target of length {n}, got shape {y.shape}")
@@ -199,13 +229,13 @@ class _RankerSelection(SelectorMixin):
 # %% ../nbs/05_base.ipynb #c6d71aa0
 class BaseRanker(_RankerSelection, BaseEstimator):
     "Base class of relieffml's feature rankers: validation, ranking and selection around `_fit`."
-    _target = 'multilabel'
+    _target, _accept_sparse = 'multilabel', False   # _accept_sparse: `_fit` takes a CSR X (chapter *Sparse rows*)
     _parameter_constraints = dict(COMMON_CONSTRAINTS)
 
     def fit(self, X, y=None):
         "Validate the data, compute `weights_` with the algorithm and derive the ranking."
         self._validate_params()
-        Xv, info = as_features(X, getattr(self, 'nominal', 'auto'))
+        Xv, info = as_features(X, getattr(self, 'nominal', 'auto'), accept_sparse=self._accept_sparse)
         if y is None and info['dataset'] is not None: y = info['dataset'].Y
         if y is None: raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None "
                                        "(pass Y, or a MultiLabelDataset as X)")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 import arff
 from .config import as_generator
 from .hierarchy import Hierarchy
@@ -22,13 +23,24 @@ __all__ = ['MULAN_SHA256', 'DOWNLOAD_TIMEOUT', 'BUNDLED_DATA', 'DATASHEET', 'RED
            'make_multilabel_relevance', 'default_dataset']
 
 # %% ../nbs/00_data.ipynb #6faeb9a7
-def _check_X(X) -> np.ndarray:
-    "`X` as a C-contiguous float64 N×D array without infinities (NaN = missing)."
+def _check_X(X):
+    "`X` as a C-contiguous float64 N×D array, or a canonical CSR matrix if sparse, without infinities (NaN = missing)."
+    if sp.issparse(X): return _check_sparse_X(X)
     try: X = np.ascontiguousarray(X, dtype=np.float64)
     except (TypeError, ValueError) as e: raise ValueError(f"X must be numeric: {e}") from None
     if X.ndim != 2: raise ValueError(f"X must be 2-D (instances x features), got shape {X.shape}")
     if X.shape[0] == 0: raise ValueError("X has no rows: a data set needs at least one instance")
     if np.isinf(X).any(): raise ValueError("X contains infinite values (use NaN for missing values)")
+    return X
+
+def _check_sparse_X(X):
+    "A scipy.sparse `X` as CSR float64 with sorted indices, duplicates summed and explicit zeros dropped (NaN kept)."
+    if X.dtype.kind not in 'biuf': raise ValueError(f"X must be numeric, got a sparse matrix of dtype {X.dtype}")
+    if X.ndim != 2: raise ValueError(f"X must be 2-D (instances x features), got shape {X.shape}")
+    if X.shape[0] == 0: raise ValueError("X has no rows: a data set needs at least one instance")
+    X = sp.csr_matrix(X, dtype=np.float64, copy=True)
+    X.sum_duplicates(); X.eliminate_zeros()
+    if np.isinf(X.data).any(): raise ValueError("X contains infinite values (use NaN for missing values)")
     return X
 
 # %% ../nbs/00_data.ipynb #f927ebe3
@@ -60,11 +72,21 @@ def _check_categories(X, nominal, categories):
     if nominal is None: nominal = [c is not None for c in categories] if categories is not None else [False] * d
     nominal = np.asarray(nominal)
     if nominal.dtype != bool or nominal.shape != (d,): raise ValueError(f"nominal must be a boolean mask of length {d}")
-    if categories is None: categories = [_infer_categories(X[:, f]) if nominal[f] else None for f in range(d)]
+    col = _column_values(X)
+    if categories is None: categories = [_infer_categories(col(f)) if nominal[f] else None for f in range(d)]
     categories = list(categories)
     if len(categories) != d: raise ValueError(f"categories has {len(categories)} entries, expected {d}")
-    for f in range(d): categories[f] = _check_feature_categories(X[:, f], nominal[f], categories[f], f)
+    for f in range(d): categories[f] = _check_feature_categories(col(f), nominal[f], categories[f], f)
     return nominal.copy(), categories
+
+def _column_values(X):
+    "f ↦ the values of column f of `X`: a dense column, or a CSR column's stored values and one 0 if it has implicit zeros."
+    if not sp.issparse(X): return lambda f: X[:, f]
+    C, n = X.tocsc(), X.shape[0]
+    def col(f):
+        v = C.data[C.indptr[f]:C.indptr[f + 1]]
+        return v if len(v) == n else np.r_[v, 0.0]
+    return col
 
 # %% ../nbs/00_data.ipynb #4ab9157a
 def _infer_categories(x) -> list:
@@ -88,7 +110,7 @@ def _check_feature_categories(x, is_nominal, cats, f):
 # %% ../nbs/00_data.ipynb #70657b2b
 @dataclass(eq=False, repr=False)
 class MultiLabelDataset:
-    "Multi-label data: `X` (N×D float64, NaN missing, nominal codes), `Y` (N×Q uint8 0/1) and their metadata."
+    "Multi-label data: `X` (N×D float64 or scipy CSR, NaN missing, nominal codes), `Y` (N×Q uint8 0/1) and their metadata."
     X: np.ndarray
     Y: np.ndarray
     feature_names: list | None = None
@@ -133,6 +155,10 @@ class MultiLabelDataset:
         "A new data set with the features `idx` (positions or boolean mask), in that order."
         return _select_features(self, idx)
 
+    def to_dense(self) -> MultiLabelDataset:
+        "This data set with `X` as a dense array (a new data set if `X` is sparse, else itself)."
+        return _to_dense(self)
+
 # %% ../nbs/00_data.ipynb #a8ab437f
 def _stats(ds:MultiLabelDataset) -> dict:
     "Statistics of `ds` as plain Python numbers (see `MultiLabelDataset.stats`)."
@@ -140,15 +166,15 @@ def _stats(ds:MultiLabelDataset) -> dict:
     q = ds.Y.shape[1]
     card = float(ds.Y.sum(axis=1).mean()) if n else float('nan')
     return dict(n_instances=n, n_features=d, n_labels=q, n_nominal=int(ds.nominal.sum()),
-                n_missing=int(np.isnan(ds.X).sum()), label_cardinality=card, label_density=card / q,
+                n_missing=int(np.isnan(ds.X.data if sp.issparse(ds.X) else ds.X).sum()), label_cardinality=card, label_density=card / q,
                 n_labelsets=len(np.unique(ds.Y, axis=0)))
 
 # %% ../nbs/00_data.ipynb #952debdb
 def _to_frame(ds:MultiLabelDataset) -> pd.DataFrame:
     "`ds` as a DataFrame (see `MultiLabelDataset.to_frame`)."
-    cols = {}
+    cols, X = {}, (ds.X.toarray() if sp.issparse(ds.X) else ds.X)
     for f, name in enumerate(ds.feature_names):
-        x = ds.X[:, f]
+        x = X[:, f]
         if ds.nominal[f]: x = pd.Categorical.from_codes(np.where(np.isnan(x), -1, x).astype(np.int64), ds.categories[f])
         cols[name] = x
     cols.update(zip(ds.label_names, ds.Y.T))
@@ -176,6 +202,10 @@ def _subset(ds:MultiLabelDataset, rows) -> MultiLabelDataset:
     for a in _GROUND_TRUTH:
         if hasattr(ds, a): setattr(new, a, getattr(ds, a))
     return new
+
+def _to_dense(ds:MultiLabelDataset) -> MultiLabelDataset:
+    "`ds` with a dense `X` (see `MultiLabelDataset.to_dense`)."
+    return dataclasses.replace(ds, X=ds.X.toarray()) if sp.issparse(ds.X) else ds
 
 def _select_features(ds:MultiLabelDataset, idx) -> MultiLabelDataset:
     "Columns `idx` of `ds` with their names, nominal flags and categories."
@@ -284,14 +314,16 @@ def _check_attribute_types(attributes, path, skip=()):
         if isinstance(t, list) and None in t: raise _DataError(f"{path}: nominal attribute {name!r} declares an empty or '?' value")
         if isinstance(t, list) and len(set(t)) != len(t): raise _DataError(f"{path}: nominal attribute {name!r} declares a value twice")
 
-def _sparse_rows(rows, n_attr:int) -> np.ndarray:
-    "Dense N×A float array from liac-arff's sparse rows (dicts of non-zero entries)."
-    r, c, v, n = [], [], [], 0
-    for i, row in enumerate(rows):
-        n = i + 1
-        r.extend([i] * len(row)); c.extend(row.keys()); v.extend(row.values())
-    A = np.zeros((n, n_attr))
-    A[np.array(r, dtype=np.int64), np.array(c, dtype=np.int64)] = np.array(v, dtype=float)
+def _sparse_rows(rows, n_attr:int):
+    "CSR N×A float matrix of liac-arff's sparse rows (dicts of non-zero entries), built without a dense intermediate."
+    ptr, c, v = [0], [], []
+    for row in rows:
+        c.extend(row.keys()); v.extend(row.values()); ptr.append(len(c))
+    cols = np.array(c, dtype=np.int64)
+    if cols.size and (cols.min() < 0 or cols.max() >= n_attr):
+        raise IndexError(f"sparse index {int(cols.max() if cols.max() >= n_attr else cols.min())} is outside 0..{n_attr - 1}")
+    A = sp.csr_matrix((np.array(v, dtype=float), cols, np.array(ptr, dtype=np.int64)), shape=(len(ptr) - 1, n_attr))
+    A.sort_indices(); A.eliminate_zeros()
     return A
 
 # %% ../nbs/00_data.ipynb #33be6b0e
@@ -339,10 +371,10 @@ def _decode(path:Path, encoding:str, h:_Header, convert):
                 return _decode(path, encoding, dataclasses.replace(h, sparse=False), convert)
             raise _arff_error(path, dec._current_line, e) from None
 
-def _values(rows, attributes, sparse:bool, lines) -> np.ndarray:
-    "All attribute values as one N×A float array (nominal codes, NaN for `?`)."
-    A = _sparse_rows(rows, len(attributes)) if sparse else np.array(list(rows), dtype=float)
-    return A.reshape(-1, len(attributes))
+def _values(rows, attributes, sparse:bool, lines):
+    "All attribute values as one N×A float array, CSR for sparse rows (nominal codes, NaN for `?`)."
+    if sparse: return _sparse_rows(rows, len(attributes))
+    return np.array(list(rows), dtype=float).reshape(-1, len(attributes))
 
 # %% ../nbs/00_data.ipynb #04ab528b
 def _read_mulan_xml(path) -> list:
@@ -443,7 +475,8 @@ def _dataset_from_arff(path, attributes, A, relation, labels, xml) -> MultiLabel
     names = [a for a, _ in attributes]
     lab = _label_positions(path, names, relation, labels, xml)
     feat = sorted(set(range(len(names))) - set(lab))
-    Y = np.stack([_label_column(A[:, j], names[j], attributes[j][1], path) for j in lab], axis=1)
+    L = A[:, lab].toarray() if sp.issparse(A) else A[:, lab]
+    Y = np.stack([_label_column(L[:, i], names[j], attributes[j][1], path) for i, j in enumerate(lab)], axis=1)
     cats = [attributes[i][1] if isinstance(attributes[i][1], list) else None for i in feat]
     try: return MultiLabelDataset(A[:, feat], Y, [names[i] for i in feat], [names[j] for j in lab],
                                   np.array([c is not None for c in cats], dtype=bool), cats, name=_stem(path))

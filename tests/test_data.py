@@ -12,6 +12,7 @@ from xml.sax.saxutils import quoteattr
 import arff
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from scipy.io import arff as scipy_arff
@@ -33,6 +34,7 @@ MULAN = {
 
 
 def eq_nan(a, b):
+    a, b = (v.toarray() if sp.issparse(v) else v for v in (a, b))    # a sparse file's X is CSR
     return np.array_equal(np.asarray(a, dtype=float), np.asarray(b, dtype=float), equal_nan=True)
 
 
@@ -215,7 +217,8 @@ def test_enron_sparse_matches_a_direct_reading(data_home):
             k, v = entry.split()
             A[i, int(k)] = float(v)
     ds = load_dataset("enron", data_home=data_home)
-    assert np.array_equal(ds.X, A[:, :1001]) and np.array_equal(ds.Y, A[:, 1001:])
+    assert sp.isspmatrix_csr(ds.X) and ds.X.nnz == np.count_nonzero(A[:, :1001])
+    assert np.array_equal(ds.X.toarray(), A[:, :1001]) and np.array_equal(ds.Y, A[:, 1001:])
 
 
 @pytest.mark.data
@@ -237,6 +240,7 @@ def test_sparse_and_dense_files_load_identically(tmp_path):
     dense = load_arff(write_arff(tmp_path / "d.arff", X, Y, fn, ln, cats))
     sparse = load_arff(write_arff(tmp_path / "s.arff", X, Y, fn, ln, cats, sparse=True))
     assert "{" in (tmp_path / "s.arff").read_text().split("@DATA")[1]
+    assert sp.isspmatrix_csr(sparse.X) and isinstance(dense.X, np.ndarray)
     for ds in (dense, sparse):
         assert eq_nan(ds.X, X) and np.array_equal(ds.Y, Y)
         assert (ds.feature_names, ds.label_names, ds.categories) == (fn, ln, cats)
