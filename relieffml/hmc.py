@@ -127,6 +127,7 @@ class HMCReliefF(BaseRanker):
     ranking_ : ndarray (D,)
         Feature indices, best first.
     """
+    _accept_sparse = True                      # X may stay scipy.sparse: the kernels read CSR rows
     _parameter_constraints = {**COMMON_CONSTRAINTS,
         'w0': [Interval(Real, 0, 1, closed='neither')],
         'n_neighbors': [Interval(Integral, 1, None, closed='left')],

@@ -219,6 +219,7 @@ class MLRF(BaseRanker):
     ranking_ : ndarray (D,)
         Feature indices, best first (ties by lower index).
     """
+    _accept_sparse = True                      # X may stay scipy.sparse: the kernels read CSR rows
     _parameter_constraints = {**COMMON_CONSTRAINTS, **_MLRF_CONSTRAINTS}
 
     def __init__(self, n_neighbors=10, n_samples=None, metric='manhattan', nominal='auto',

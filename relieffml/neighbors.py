@@ -19,6 +19,7 @@ from numba.core import types
 from numba.extending import overload
 from .config import NJIT, NJIT_PARALLEL, NJIT_STRICT, CHUNK, n_blocks, numba_threads, driver_parts
 from .distances import Prepared, DistanceSpec, distance_spec, strict_sum, naive_distance, distance_tile, TILE, row_at, add_diffs, prepare, binary_rows
+from .sparse import sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, prepare_input
 
 # %% ../nbs/02_neighbors.ipynb #28763354
 def naive_weka_sort(a):
@@ -78,7 +79,8 @@ def _exact_dist(xs, xj, spec):
 
 @numba.njit(**NJIT)
 def exact_row_dist(xs, spec, j):
-    "`_exact_dist` of `xs` and global row `j`."
+    "`_exact_dist` of `xs` and global row `j` (bit for bit the same sum on sparse rows)."
+    if spec.indptr.shape[0] > 0: return sparse_exact(xs, spec, j)
     return _exact_dist(xs, row_at(spec, j), spec)
 
 @numba.njit(**NJIT_STRICT)
@@ -388,7 +390,8 @@ def spec_shape(spec):
 @numba.njit(**NJIT)
 def load_row(spec, j, out):
     "The scaled values of global row `j` into the dense buffer `out`."
-    out[:] = row_at(spec, j)
+    if spec.indptr.shape[0] > 0: sparse_row(spec, j, out)
+    else: out[:] = row_at(spec, j)
 
 @numba.njit(**NJIT)
 def load_tile(samples, i0, hi, Xq, ws, spec):
@@ -404,7 +407,8 @@ def load_tile(samples, i0, hi, Xq, ws, spec):
 @numba.njit(**NJIT)
 def knn_tile(ws, spec, pools):
     "Each pool's k nearest of every row of the tile `ws.Xs` among the rows of the spec, into `ws.idx`, `ws.dist`, `ws.cnt`."
-    distance_tile(ws.Xs, spec, ws.drow)
+    if spec.indptr.shape[0] > 0: sparse_tile(ws.Xs, spec, ws.drow)
+    else: distance_tile(ws.Xs, spec, ws.drow)
     if spec.pw == 2: _sqrt_rows(ws.drow)
     tol = -1.0 if spec.ints else near_tie_tol(spec.is_nominal, spec.mode)
     M = max(8 * (pools.k + 1), 64)
@@ -480,14 +484,20 @@ def push_pool(ws, u, p, a, coef, rank_w, weighted):
 # %% ../nbs/02_neighbors.ipynb #91e98e55
 @numba.njit(**NJIT)
 def add_row_diffs(acc, xs, spec, j, c):
-    "acc[f] += c · diff(f, xs, row j) for every feature."
-    add_diffs(acc, xs, row_at(spec, j), spec, c)
+    "acc[f] += c · diff(f, xs, row j) for every feature (sparse rows: the correction over row j's non-zeros only)."
+    if spec.indptr.shape[0] > 0: sparse_add_diffs(acc, xs, spec, j, c)
+    else: add_diffs(acc, xs, row_at(spec, j), spec, c)
 
 @numba.njit(**NJIT)
 def flush(acc, ws, u, spec):
     "Apply the pushed contributions of tile slot u to `acc` (A×D), one difference row per distinct neighbour."
     n = ws.ne[0]; ws.ne[0] = 0
     xs, nd = ws.Xs[u], 0
+    if spec.indptr.shape[0] > 0:                          # sparse rows: one baseline per accumulator (chapter 01b)
+        tot = np.zeros(acc.shape[0])
+        for e in range(n): tot[ws.ea[e]] += ws.ec[e]
+        for a in range(acc.shape[0]):
+            if tot[a] != 0.0: zero_diffs(acc[a], xs, spec, tot[a])
     for e in range(n):                                    # group by neighbour
         j = ws.ej[e]; s = ws.pos[j]
         if s < 0: s = nd; ws.pos[j] = s; ws.dj[s] = j; ws.head[s] = -1; nd += 1
@@ -551,9 +561,9 @@ def run_given(prep:Prepared, samples, lists, pools:PoolSpec, rule, metric='manha
 
 # %% ../nbs/02_neighbors.ipynb #4831deaa
 def prepare_data(X, nominal, n_values=None)->Prepared:
-    "`prepare` of rows in memory; an object whose rows live elsewhere (a Dask source) prepares its own (`prepare_stats`)."
+    "`prepare` (`prepare_sparse` for scipy.sparse) of rows in memory; an object whose rows live elsewhere (a Dask source) prepares its own (`prepare_stats`)."
     if hasattr(X, 'prepare_stats'): return X.prepare_stats(nominal, n_values)
-    return prepare(X, nominal, n_values)
+    return prepare_input(X, nominal, n_values)
 
 # %% ../nbs/02_neighbors.ipynb #a4b8dd2f
 def _search(prep, samples, Xq, pools, k, metric, weights, n_jobs, has_missing):

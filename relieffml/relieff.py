@@ -79,7 +79,8 @@ _RELIEFF_CONSTRAINTS = {**COMMON_CONSTRAINTS,
 # %% ../nbs/03_relieff.ipynb #bcb706c3
 def _relieff_target(est, y, N):
     "A label matrix as 0/1, or class codes of a vector (setting `est.classes_`); a single class is refused."
-    arr = np.asarray(y.Y if hasattr(y, 'Y') else y)
+    arr = y.Y if hasattr(y, 'Y') else y
+    arr = np.asarray(arr.toarray() if hasattr(arr, 'toarray') else arr)
     if arr.ndim == 2 and arr.shape[1] > 1: return as_label_matrix(arr, N)
     codes, est.classes_ = as_class_vector(arr, N)
     if len(est.classes_) < 2: raise ValueError("y has a single class: ReliefF needs at least two (there are no misses)")
@@ -118,6 +119,7 @@ class ReliefF(BaseRanker):
     weights_, ranking_, label_weights_ : ndarray (D,), ndarray (D,), ndarray (Q, D)
         The estimate (mean over labels for a label matrix); feature indices, best first; per-label weights (RF-BR).
     """
+    _accept_sparse = True                      # X may stay scipy.sparse: the kernels read CSR rows
     _parameter_constraints = _RELIEFF_CONSTRAINTS
     def __init__(self, n_neighbors=10, n_samples=None, weight_by_distance=False, sigma=2.0, metric='manhattan',
                  nominal='auto', n_features_to_select=None, threshold=None, n_jobs=None, random_state=None):

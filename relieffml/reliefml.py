@@ -145,6 +145,7 @@ class ReliefFML(BaseRanker):
     raw_weights_, weights_, ranking_, n_samples_ : ndarray (D,) (three), int
         W of eq. (6); W scaled to [0, 1] (Algorithm 1, step 17); feature indices, best first; instances sampled.
     """
+    _accept_sparse = True                      # X may stay scipy.sparse: the kernels read CSR rows
     _parameter_constraints = _RELIEFFML_CONSTRAINTS
     def __init__(self, n_neighbors=10, n_samples='auto', metric='heom', smoothing=1.0, nominal='auto',
                  n_features_to_select=None, threshold=None, n_jobs=None, random_state=None):

@@ -70,6 +70,7 @@ class RFML(BaseRanker):
     nominal, n_features_to_select, threshold, n_jobs, random_state
         See `BaseRanker`.
     """
+    _accept_sparse = True                      # X may stay scipy.sparse: the kernels read CSR rows
     _parameter_constraints = {**{k: v for k, v in RELIEF_CONSTRAINTS.items() if k not in ('weight_by_distance', 'sigma')},
                               'label_distance': [StrOptions({'hamming', 'jaccard'})], 'mutual': ['boolean']}
 

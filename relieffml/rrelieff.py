@@ -150,6 +150,7 @@ class RReliefF(BaseRanker):
     `nominal`, `n_features_to_select`, `threshold`, `n_jobs`, `random_state`.
     """
     _target = 'numeric'
+    _accept_sparse = True                      # X may stay scipy.sparse: the kernels read CSR rows
     _parameter_constraints = RELIEF_CONSTRAINTS
 
     def __init__(self, n_neighbors=10, n_samples=None, weight_by_distance=False, sigma=2.0, metric='manhattan',
