@@ -7,8 +7,8 @@ Docs: https://relieffml.github.io/relieffml/distances.html.md"""
 # %% auto #0
 __all__ = ['METRICS', 'TILE', 'Prepared', 'binary_rows', 'binary_csr', 'prepare', 'naive_diff', 'naive_distance', 'diff',
            'strict_sum', 'metric_power', 'distance_mode', 'pair_sum', 'feature_weights_or_ones', 'manhattan', 'heom',
-           'DistanceSpec', 'distance_spec', 'row_at', 'distance_tile', 'rank_weights', 'add_diffs', 'add_pool',
-           'hamming_labels', 'jaccard_labels']
+           'DistanceSpec', 'distance_spec', 'row_at', 'distance_tile', 'rank_weights', 'add_diffs', 'hamming_labels',
+           'jaccard_labels']
 
 # %% ../nbs/01_distances.ipynb #658c387f
 from dataclasses import dataclass
@@ -335,16 +335,6 @@ def add_diffs(acc, xs, xj, spec, coef):
             acc[f] += coef * (d + spec.nomf[f] * ((d > 0.0) - d))
     else:
         for f in range(acc.shape[0]): acc[f] += coef * diff(f, xs[f], xj[f], spec.is_nominal, spec.missnom)
-
-@numba.njit(**NJIT)
-def add_pool(acc, xs, idx, c, coef, rank_w, weighted, spec):
-    "Add the first `c` neighbours `idx` of `xs`, each with `coef` times 1/c or its normalised rank weight."
-    if c == 0: return
-    norm = 0.0
-    for r in range(c): norm += rank_w[r]
-    for r in range(c):
-        share = rank_w[r] / norm if weighted else 1.0 / c
-        add_diffs(acc, xs, row_at(spec, idx[r]), spec, coef * share)
 
 # %% ../nbs/01_distances.ipynb #5d2c1b65
 @numba.njit(**NJIT)

@@ -19,7 +19,7 @@ from numba.core import types
 from numba.extending import overload
 from .config import NJIT, NJIT_PARALLEL, NJIT_STRICT, CHUNK, n_blocks, numba_threads, driver_parts
 from .distances import Prepared, DistanceSpec, distance_spec, strict_sum, naive_distance, distance_tile, TILE, row_at, add_diffs, prepare, binary_rows
-from .sparse import sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, prepare_input
+from .sparse import sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input
 
 # %% ../nbs/02_neighbors.ipynb #28763354
 def naive_weka_sort(a):
@@ -489,15 +489,22 @@ def add_row_diffs(acc, xs, spec, j, c):
     else: add_diffs(acc, xs, row_at(spec, j), spec, c)
 
 @numba.njit(**NJIT)
+def _zero_baselines(acc, ws, u, n, spec):
+    "Sparse rows: each accumulator's summed coefficient times diff(x_s, z) (chapter 01b), over row s's entries when it is stored."
+    tot = np.zeros(acc.shape[0])
+    for e in range(n): tot[ws.ea[e]] += ws.ec[e]
+    for a in range(acc.shape[0]):
+        if tot[a] == 0.0: continue
+        if ws.S[u] >= 0: zero_diffs_row(acc[a], ws.Xs[u], spec, ws.S[u], tot[a])
+        else: zero_diffs(acc[a], ws.Xs[u], spec, tot[a])
+
+# %% ../nbs/02_neighbors.ipynb #156d7dd3
+@numba.njit(**NJIT)
 def flush(acc, ws, u, spec):
     "Apply the pushed contributions of tile slot u to `acc` (A×D), one difference row per distinct neighbour."
     n = ws.ne[0]; ws.ne[0] = 0
     xs, nd = ws.Xs[u], 0
-    if spec.indptr.shape[0] > 0:                          # sparse rows: one baseline per accumulator (chapter 01b)
-        tot = np.zeros(acc.shape[0])
-        for e in range(n): tot[ws.ea[e]] += ws.ec[e]
-        for a in range(acc.shape[0]):
-            if tot[a] != 0.0: zero_diffs(acc[a], xs, spec, tot[a])
+    if spec.indptr.shape[0] > 0: _zero_baselines(acc, ws, u, n, spec)
     for e in range(n):                                    # group by neighbour
         j = ws.ej[e]; s = ws.pos[j]
         if s < 0: s = nd; ws.pos[j] = s; ws.dj[s] = j; ws.head[s] = -1; nd += 1
@@ -510,9 +517,12 @@ def flush(acc, ws, u, spec):
         if one:                                           # one accumulator: the summed coefficient, one pass
             if c != 0.0: add_row_diffs(acc[a0], xs, spec, j, c)
             continue
+        e = ws.head[s]
+        if spec.indptr.shape[0] > 0:                      # sparse: each correction touches row j's non-zeros only
+            while e >= 0: sparse_add_diffs(acc[ws.ea[e]], xs, spec, j, ws.ec[e]); e = ws.nxt[e]
+            continue
         ws.dbuf[:] = 0.0
         add_row_diffs(ws.dbuf, xs, spec, j, 1.0)          # the difference row once, then one axpy per accumulator
-        e = ws.head[s]
         while e >= 0:
             a, c = ws.ea[e], ws.ec[e]
             for f in range(acc.shape[1]): acc[a, f] += c * ws.dbuf[f]

@@ -6,7 +6,7 @@ Docs: https://relieffml.github.io/relieffml/sparse.html.md"""
 
 # %% auto #0
 __all__ = ['prepare_sparse', 'prepare_input', 'densify', 'sparse_row', 'sparse_exact', 'sparse_support', 'sparse_exact_support',
-           'sparse_tile', 'zero_diffs', 'sparse_add_diffs']
+           'sparse_tile', 'zero_diffs', 'zero_diffs_row', 'sparse_add_diffs']
 
 # %% ../nbs/01b_sparse.ipynb #c59aa91e
 import numpy as np
@@ -199,6 +199,14 @@ def _dterm(f, a, b, spec):
 def zero_diffs(acc, xs, spec, coef):
     "acc[f] += coef · diff(f, xs_f, z_f) for every feature f: the first term of eq. (2)."
     for f in range(acc.shape[0]): acc[f] += coef * _dterm(f, xs[f], spec.zero[f], spec)
+
+@numba.njit(**NJIT)
+def zero_diffs_row(acc, xs, spec, s, coef):
+    "`zero_diffs` when `xs` is stored row `s`: only its stored features differ from z, so only they are visited."
+    a, b = _span(spec, s)
+    for u in range(a, b):
+        f = spec.indices[u]
+        acc[f] += coef * _dterm(f, xs[f], spec.zero[f], spec)
 
 @numba.njit(**NJIT)
 def sparse_add_diffs(acc, xs, spec, j, coef):
