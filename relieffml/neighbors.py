@@ -463,7 +463,7 @@ def _store(rule, b, i, ws, u, spec):
     for p in range(ws.cnt.shape[1]):
         c = ws.cnt[u, p]
         rule.cnt[i, p] = c
-        rule.idx[i, p, :c] = ws.idx[u, p, :c]; rule.dist[i, p, :c] = ws.dist[u, p, :c]
+        for r in range(c): rule.idx[i, p, r] = ws.idx[u, p, r]; rule.dist[i, p, r] = ws.dist[u, p, r]
 
 # %% ../nbs/02_neighbors.ipynb #f0dc6801
 @numba.njit(inline='always', **NJIT)
