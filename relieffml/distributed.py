@@ -213,6 +213,8 @@ def fetch_rows(src, ids, prep:Prepared)->np.ndarray:
 def dask_neighbors(src, prep:Prepared, S, Xs, pools, metric='manhattan', weights=None):
     "Merged `(idx, cnt)` of the samples `S` (scaled rows `Xs`) over every chunk, as `knn_pools` finds them."
     import dask
+    if pools.memb.shape[0] != src.shape[0]:
+        raise ValueError(f"the pools (labels) have {pools.memb.shape[0]} rows but X has {src.shape[0]} instances")
     light = constants(prep)
     S_, Xs_, prep_ = dask.delayed(np.asarray(S, np.int64)), dask.delayed(Xs), dask.delayed(light)
     tasks = []
