@@ -7,7 +7,7 @@ Docs: https://relieffml.github.io/relieffml/distances.html.md"""
 # %% auto #0
 __all__ = ['METRICS', 'TILE', 'Prepared', 'prepare', 'naive_diff', 'naive_distance', 'diff', 'strict_sum', 'metric_power',
            'distance_mode', 'pair_sum', 'feature_weights_or_ones', 'manhattan', 'heom', 'DistanceSpec', 'distance_spec',
-           'distance_tile', 'rank_weights', 'add_diffs', 'add_pool', 'hamming_labels', 'jaccard_labels']
+           'row_at', 'distance_tile', 'rank_weights', 'add_diffs', 'add_pool', 'hamming_labels', 'jaccard_labels']
 
 # %% ../nbs/01_distances.ipynb #658c387f
 from dataclasses import dataclass
@@ -20,12 +20,21 @@ from .config import NJIT, NJIT_STRICT
 @dataclass
 class Prepared:
     "Training data scaled for `diff`, with the per-feature constants the kernels need."
-    Xn: np.ndarray              # N×D float64, numeric features scaled to [0, 1], NaN = missing
+    Xn: np.ndarray              # N×D float64, numeric features scaled to [0, 1], NaN = missing ((0, D) if rows live elsewhere)
     is_nominal: np.ndarray      # D uint8
     missing_nominal: np.ndarray # D float64: 1 − 1/n_values for nominal features, 0 otherwise
     lo: np.ndarray              # D float64: min of numeric features (0 for nominal, unseen)
     rng: np.ndarray             # D float64: max − min (0: constant or nominal; < 0: −(max/2 − min/2) when max − min overflows)
     has_missing: bool
+    csr: object = None          # sparse X: the scaled stored values as a scipy CSR matrix (implicit entries are raw 0)
+    zero: np.ndarray = None     # sparse X: D float64, the scaled value ν(0) of an implicit entry
+    source: object = None       # rows not in memory (e.g. a Dask array): an object with `.shape` and `.run`
+
+    @property
+    def n_rows(self)->int:
+        "N, wherever the rows live."
+        if self.source is not None: return int(self.source.shape[0])
+        return int(self.csr.shape[0] if self.csr is not None else self.Xn.shape[0])
 
     def apply(self, X):
         "Scale new rows `X` with the training constants (values outside the range are not clipped)."
@@ -203,9 +212,11 @@ def heom(prep:Prepared, a:int, b:int, w=None)->float:
     return float(np.sqrt(s))
 
 # %% ../nbs/01_distances.ipynb #ea7e4181
+_NONE_I, _NONE_F = np.zeros(0, np.int64), np.zeros(0)
+
 class DistanceSpec(NamedTuple):
     "Scaled rows and per-feature constants every distance, search and update kernel needs."
-    Xn: np.ndarray          # N×D float64 scaled rows (NaN = missing)
+    Xn: np.ndarray          # N×D float64 scaled rows (NaN = missing); (0, D) for sparse X
     is_nominal: np.ndarray  # D uint8
     nomf: np.ndarray        # D float64: 1.0 for nominal features
     missnom: np.ndarray     # D float64: diff of a missing nominal value
@@ -213,14 +224,28 @@ class DistanceSpec(NamedTuple):
     pw: int                 # power p of the search distance (1 Manhattan, 2 HEOM)
     mode: int               # flavour of the search distance (`distance_mode`)
     dmode: int              # flavour of the per-feature differences of updates (p = 1, unweighted)
+    rows: np.ndarray        # row map: global row j is Xn[rows[j]] (−1: absent); length 0 = identity
+    indptr: np.ndarray      # sparse X: the scaled CSR (length 0 when dense)
+    indices: np.ndarray
+    data: np.ndarray
+    zero: np.ndarray        # sparse X: D scaled value of an implicit entry
 
-def distance_spec(prep:Prepared, metric:str='manhattan', weights=None, has_missing=None)->DistanceSpec:
-    "The `DistanceSpec` of prepared data for `metric` and optional feature `weights`."
+def distance_spec(prep:Prepared, metric:str='manhattan', weights=None, has_missing=None, rows=None)->DistanceSpec:
+    "The `DistanceSpec` of prepared data for `metric`, optional feature `weights` and an optional row map `rows`."
     D = prep.Xn.shape[1]
     pw = metric_power(metric)
+    c = prep.csr
+    sparse = (_NONE_I, _NONE_I, _NONE_F, _NONE_F) if c is None else (
+        c.indptr.astype(np.int64), c.indices.astype(np.int64), c.data.astype(np.float64), prep.zero)
     return DistanceSpec(prep.Xn, prep.is_nominal, prep.is_nominal.astype(np.float64), prep.missing_nominal,
                         feature_weights_or_ones(weights, D), pw, distance_mode(prep, pw, weights is not None, has_missing),
-                        distance_mode(prep, 1, False))
+                        distance_mode(prep, 1, False), _NONE_I if rows is None else np.ascontiguousarray(rows, np.int64),
+                        *sparse)
+
+@numba.njit(inline='always', **NJIT)
+def row_at(spec, j):
+    "The scaled row of global row `j` (through the row map when the spec holds a gathered subset)."
+    return spec.Xn[j] if spec.rows.shape[0] == 0 else spec.Xn[spec.rows[j]]
 
 # %% ../nbs/01_distances.ipynb #8ad4a59b
 TILE = 4  # sampled rows per distance tile
@@ -294,7 +319,7 @@ def add_pool(acc, xs, idx, c, coef, rank_w, weighted, spec):
     for r in range(c): norm += rank_w[r]
     for r in range(c):
         share = rank_w[r] / norm if weighted else 1.0 / c
-        add_diffs(acc, xs, spec.Xn[idx[r]], spec, coef * share)
+        add_diffs(acc, xs, row_at(spec, idx[r]), spec, coef * share)
 
 # %% ../nbs/01_distances.ipynb #5d2c1b65
 @numba.njit(**NJIT)

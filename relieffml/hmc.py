@@ -15,8 +15,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .config import NJIT, NJIT_PARALLEL, numba_threads
 from .distances import prepare, METRICS
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
-from .rrelieff import rrelieff_from_neighbors
-from .neighbors import neighbors_all
+from .rrelieff import rrelieff_search
+from .neighbors import prepare_data
 from .hierarchy import Hierarchy
 
 # %% ../nbs/13_hmc.ipynb #96102b5f
@@ -141,12 +141,10 @@ class HMCReliefF(BaseRanker):
 
     def _fit(self, X, Y, info):
         h = _fit_hierarchy(self.hierarchy, info.get('dataset'), Y)
-        prep = prepare(X, info['nominal'], info['n_values'])
+        prep = prepare_data(X, info['nominal'], info['n_values'])
         samples = resolve_samples(self.n_samples, X.shape[0], self.random_state)
-        idx, cnt = neighbors_all(prep, samples, self.n_neighbors, self.metric, self.n_jobs)
         self.class_weights_ = h.class_weights(self.w0)
-        dC = hmc_target_diffs(Y, self.class_weights_, samples, idx, cnt, self.n_jobs)
-        return rrelieff_from_neighbors(prep, samples, idx, cnt, dC, n_jobs=self.n_jobs)
+        return rrelieff_search(prep, samples, self.n_neighbors, self.metric, self.n_jobs, tmode=3, Y=Y, tw=self.class_weights_)
 
 # %% ../nbs/13_hmc.ipynb #3ec54a43
 def _fit_hierarchy(hierarchy, dataset, Y)->Hierarchy:

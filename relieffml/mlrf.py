@@ -16,8 +16,8 @@ from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
 from .config import NJIT, NJIT_PARALLEL, n_blocks, numba_threads
-from .distances import prepare, distance_spec, add_pool, METRICS
-from .neighbors import pool_spec, register_rule, run_blocks
+from .distances import METRICS
+from .neighbors import pool_spec, register_rule, run_search, push_pool, flush, prepare_data
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
 
 # %% ../nbs/14_mlrf.ipynb #166b4003
@@ -74,7 +74,7 @@ def mean_pair_redundancy(su, S)->float:
 # %% ../nbs/14_mlrf.ipynb #86aa22dc
 class MLRFRule(NamedTuple):
     "MLRF's update, eq. (3): accumulators, labels, label counts and instance contributions."
-    acc: np.ndarray     # blocks×D sums of each block
+    acc: np.ndarray     # blocks×1×D sums of each block
     Y: np.ndarray       # N×Q uint8 labels
     counts: np.ndarray  # Q instances having each label
     omega: np.ndarray   # N contribution ω of each instance, eq. (2)
@@ -91,7 +91,8 @@ def _mlrf_update(rule, b, i, ws, u, spec):
     for l in range(Y.shape[1]):
         if ws.cnt[u, l] == 0: continue           # empty pool (a label only s has, or nobody has)
         coef = -rule.counts[l] / cin if Y[s, l] != 0 else rule.counts[l] / cout
-        add_pool(rule.acc[b], spec.Xn[s], ws.idx[u, l], ws.cnt[u, l], rule.omega[s] * coef, rule.ones, False, spec)
+        push_pool(ws, u, l, 0, rule.omega[s] * coef, rule.ones, False)
+    flush(rule.acc[b], ws, u, spec)
 
 # %% ../nbs/14_mlrf.ipynb #67bd1b65
 def _check_has_labels(Y):
@@ -102,16 +103,16 @@ def mlrf_weights(X, Y, nominal, n_values=None, k=10, samples=None, metric='manha
     "MLRF weights (D,) of features `X` for the 0/1 label matrix `Y`, eqs. (1)–(3)."
     Y = np.ascontiguousarray(Y, dtype=np.uint8)
     _check_has_labels(Y)
-    pr = prepare(X, nominal, n_values)
-    N, D = pr.Xn.shape
+    pr = prepare_data(X, nominal, n_values)
+    N, D = pr.n_rows, len(pr.is_nominal)
     samples = np.arange(N, dtype=np.int64) if samples is None else np.ascontiguousarray(samples, np.int64)
     counts = Y.sum(0).astype(np.float64)
     omega = Y.sum(1) / (counts.sum() / N)
     active = samples[omega[samples] != 0]         # ω = 0: no contribution, no search
     ps = pool_spec(Y, k)
-    rule = MLRFRule(np.zeros((n_blocks(len(active)), D)), Y, counts, omega, np.ones(ps.k))
-    run_blocks(active, distance_spec(pr, metric), ps, rule, n_jobs)
-    return rule.acc.sum(0) / len(samples)
+    rule = MLRFRule(np.zeros((n_blocks(len(active)), 1, D)), Y, counts, omega, np.ones(ps.k))
+    run_search(pr, active, ps, rule, metric, None, n_jobs)
+    return rule.acc.sum((0, 1)) / len(samples)
 
 # %% ../nbs/14_mlrf.ipynb #40c660d2
 @numba.njit(**NJIT)

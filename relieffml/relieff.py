@@ -14,8 +14,8 @@ import numba
 from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
 from .config import NJIT, n_blocks
-from .distances import prepare, distance_spec, add_pool, rank_weights, METRICS
-from .neighbors import pool_spec, register_rule, run_blocks
+from .distances import rank_weights, METRICS
+from .neighbors import pool_spec, register_rule, run_search, push_pool, flush, prepare_data
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_label_matrix, as_class_vector
 
 # %% ../nbs/03_relieff.ipynb #dcd0c75a
@@ -32,14 +32,15 @@ class ReliefFRule(NamedTuple):
 @register_rule(ReliefFRule)
 def _relieff_update(rule, b, i, ws, u, spec):
     "Hits with −1, misses with P(C)/(1 − P(class(R))), each pool's neighbours averaged, eqs. (1)–(3)."
-    s = ws.S[u]; xs = spec.Xn[s]
+    s = ws.S[u]
     for t in range(rule.cls.shape[1]):
         hp = rule.base[t] + rule.cls[s, t]
-        add_pool(rule.acc[b, t], xs, ws.idx[u, hp], ws.cnt[u, hp], -1.0, rule.rank_w, rule.weighted, spec)
+        push_pool(ws, u, hp, t, -1.0, rule.rank_w, rule.weighted)
         for p in range(rule.base[t], rule.base[t] + rule.ncls[t]):
             if p == hp: continue
             coef = rule.prior[p] / (1.0 - rule.prior[hp]) if rule.ncls[t] > 2 else 1.0
-            add_pool(rule.acc[b, t], xs, ws.idx[u, p], ws.cnt[u, p], coef, rule.rank_w, rule.weighted, spec)
+            push_pool(ws, u, p, t, coef, rule.rank_w, rule.weighted)
+    flush(rule.acc[b], ws, u, spec)
 
 # %% ../nbs/03_relieff.ipynb #f44600f2
 def _layout(y):
@@ -57,14 +58,14 @@ def _layout(y):
 def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_distance=False, sigma=2.0,
                     metric='manhattan', n_jobs=None):
     "ReliefF weights: (D,) for class codes `y`, (Q, D) for a 0/1 label matrix `y` (RF-BR rows)."
-    pr = prepare(X, nominal, n_values)
-    N, D = pr.Xn.shape
+    pr = prepare_data(X, nominal, n_values)
+    N, D = pr.n_rows, len(pr.is_nominal)
     samples = np.arange(N, dtype=np.int64) if samples is None else np.ascontiguousarray(samples, np.int64)
     pools, cls, base, ncls, prior = _layout(y)
     ps = pool_spec(pools, k)
     rule = ReliefFRule(np.zeros((n_blocks(len(samples)), cls.shape[1], D)), np.ascontiguousarray(cls), base, ncls,
                        prior, rank_weights(ps.k, sigma), bool(weight_by_distance))
-    run_blocks(samples, distance_spec(pr, metric), ps, rule, n_jobs)
+    run_search(pr, samples, ps, rule, metric, None, n_jobs)
     W = rule.acc.sum(0) / len(samples)
     return W[0] if y.ndim == 1 else W
 

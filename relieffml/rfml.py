@@ -12,9 +12,9 @@ import numpy as np
 import numba
 from sklearn.utils._param_validation import StrOptions
 from .config import NJIT
-from .distances import prepare, hamming_labels, jaccard_labels
-from .neighbors import neighbors_all, mutual_mask
-from .rrelieff import rrelieff_from_neighbors, RELIEF_CONSTRAINTS
+from .distances import hamming_labels, jaccard_labels
+from .neighbors import neighbors_all, prepare_data
+from .rrelieff import rrelieff_search, NoNeighbours, RELIEF_CONSTRAINTS
 from .base import BaseRanker, resolve_samples
 
 # %% ../nbs/11_rfml.ipynb #10ea5b87
@@ -42,19 +42,17 @@ def compact_mutual(idx, cnt, mask):
 def rfml_weights(X, Y, nominal, n_values=None, k=10, samples=None, label_distance='hamming', mutual=False,
                  metric='manhattan', n_jobs=None):
     "RF-ML (or RFM-ML with `mutual=True`) weights."
-    pr = prepare(X, nominal, n_values)
-    N = pr.Xn.shape[0]
+    pr = prepare_data(X, nominal, n_values)
+    N = pr.n_rows
     samples = np.arange(N, dtype=np.int64) if samples is None else np.ascontiguousarray(samples, np.int64)
     Y = np.ascontiguousarray(Y, np.uint8)
-    if mutual:
-        aidx, acnt = neighbors_all(pr, np.arange(N, dtype=np.int64), k, metric, n_jobs)
-        idx, cnt = aidx[samples], acnt[samples]
-        idx, cnt = compact_mutual(idx, cnt, mutual_mask(samples, idx, cnt, aidx, acnt))
-        if not cnt.any(): raise ValueError("no sampled instance has a mutual neighbour: increase n_neighbors or use mutual=False")
-    else:
-        idx, cnt = neighbors_all(pr, samples, k, metric, n_jobs)
-    dC = label_target_diff(Y, samples, idx, cnt, label_distance == 'jaccard')
-    return rrelieff_from_neighbors(pr, samples, idx, cnt, dC, n_jobs=n_jobs)
+    every = neighbors_all(pr, np.arange(N, dtype=np.int64), k, metric, n_jobs) if mutual else None
+    try:                                            # RFM-ML: the samples' own lists are rows of everyone's
+        return rrelieff_search(pr, samples, k, metric, n_jobs, None if every is None else (every[0][samples], every[1][samples]),
+                               tmode=2 if label_distance == 'jaccard' else 1, Y=Y, mutual=every)
+    except NoNeighbours:
+        if mutual: raise ValueError("no sampled instance has a mutual neighbour: increase n_neighbors or use mutual=False") from None
+        raise
 
 # %% ../nbs/11_rfml.ipynb #f4b1e225
 class RFML(BaseRanker):
