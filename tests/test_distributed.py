@@ -155,3 +155,71 @@ def test_x_larger_than_a_workers_memory_limit():
     d = lambda a: np.abs((a - first[0]) / (hi - lo)).sum(1)                              #  only to order, not exactly)
     assert d(nb).max() <= np.sort(d(first[1:]))[2] * 1.01
     assert grown < N * D * 8 / 8, f"the client grew by {grown / 2**20:.0f} MiB"
+
+
+def rankers():
+    "(name, estimator, X, target, nominal) for every Relief ranker and the wrappers through them."
+    from relieffml.relieff import ReliefF
+    from relieffml.rrelieff import RReliefF
+    from relieffml.reliefml import ReliefFML
+    from relieffml.rfml import RFML
+    from relieffml.mlrf import MLRF
+    from relieffml.hmc import HMCReliefF
+    from relieffml.transform import BinaryRelevanceRanker, LabelPowersetRanker, LCFS
+    from test_hmc import _dag, _problem
+    X, nom, Y, _ = tie_data(11, N=150)
+    y_num = np.nan_to_num(X[:, 1]) + np.random.default_rng(0).normal(size=len(X))
+    h = _dag(); Xh, Yh, nomh = _problem(3, h, N=90)
+    kw = dict(n_neighbors=4, n_samples=50, random_state=0, nominal=nom)
+    return [("ReliefF", ReliefF(**kw), X, Y[:, 0], nom), ("ReliefF-distance", ReliefF(weight_by_distance=True, **kw), X, Y[:, 0], nom),
+            ("RReliefF", RReliefF(**kw), X, y_num, nom), ("ReliefF-ML", ReliefFML(**kw), X, Y, nom),
+            ("RF-ML", RFML(**kw), X, Y, nom), ("RFM-ML", RFML(mutual=True, **kw), X, Y, nom),
+            ("MLRF", MLRF(**kw), X, Y, nom),
+            ("HMC-ReliefF", HMCReliefF(n_neighbors=4, n_samples=None, random_state=0, hierarchy=h, nominal=nomh), Xh, Yh, nomh),
+            ("BR", BinaryRelevanceRanker(ReliefF(n_neighbors=4, random_state=0), nominal=nom), X, Y, nom),
+            ("LP", LabelPowersetRanker(ReliefF(n_neighbors=4, random_state=0), nominal=nom), X, Y, nom),
+            ("LCFS", LCFS(ReliefF(n_neighbors=4, random_state=0), random_state=0, nominal=nom), X, Y, nom)]
+
+
+@pytest.fixture
+def dask_features(monkeypatch):
+    "base.as_features handing dask collections to `as_dask_features` (the lead's change to base; a no-op once it is there)."
+    import relieffml.base as base
+    from relieffml.distributed import is_dask_collection
+    plain = base.as_features
+    monkeypatch.setattr(base, "as_features", lambda X, nominal="auto": as_dask_features(X, nominal) if is_dask_collection(X) else plain(X, nominal))
+
+
+@pytest.mark.parametrize("name", [r[0] for r in rankers()])
+def test_every_ranker_equals_in_memory(cluster, dask_features, name, monkeypatch):
+    import relieffml.distributed as dist
+    from distributed import Client
+    from sklearn.base import clone
+    monkeypatch.setattr(dist, "BLOCK_SIZE", 32)                  # several blocks of samples
+    _, est, X, y, nom = next(r for r in rankers() if r[0] == name)
+    want = clone(est).fit(X, y).weights_
+    with dask.config.set(scheduler=None), Client(cluster):
+        got = clone(est).fit(da.from_array(X, chunks=(37, X.shape[1])), y).weights_
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+
+
+@pytest.mark.xfail(strict=True, reason="base.as_label_matrix/as_class_vector compute a dask Y silently: the lead's change to base")
+def test_y_length_and_dask_y(dask_features):
+    from relieffml.reliefml import ReliefFML
+    X, nom, Y, _ = tie_data(12)
+    Xd = da.from_array(X, chunks=(30, 6))
+    with pytest.raises(ValueError, match="rows but X has 120"): ReliefFML(n_samples=10).fit(Xd, Y[:-1])
+    with pytest.raises((ValueError, TypeError), match="Y"): ReliefFML(n_samples=10).fit(Xd, da.from_array(Y, chunks=30))
+
+
+def test_dask_dataframe_equals_pandas(dask_features):
+    "A dask DataFrame with numeric and categorical columns ranks as the pandas DataFrame does (categories as codes)."
+    import pandas as pd, dask.dataframe as dd
+    from relieffml.reliefml import ReliefFML
+    X, nom, Y, _ = tie_data(13)
+    df = pd.DataFrame({f"f{j}": X[:, j] for j in range(6)})
+    df["f0"] = pd.Categorical.from_codes(np.nan_to_num(X[:, 0], nan=-1).astype(int), ["a", "b", "c"])
+    est = ReliefFML(n_neighbors=4, n_samples=40, random_state=0)
+    want = est.fit(df, Y).weights_
+    got = ReliefFML(n_neighbors=4, n_samples=40, random_state=0).fit(dd.from_pandas(df, npartitions=3), Y).weights_
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
