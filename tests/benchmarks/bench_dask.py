@@ -96,6 +96,8 @@ def big(m, search):
             Client(cluster) as client:
         Y = (np.random.default_rng(1).random((N, 3)) < 0.3).astype(np.uint8)
         X = da.random.default_rng(1).random((N, D), chunks=(50_000, D))
+        Xw, Yw = data(2000, D, 3)
+        fit_dask(da.from_array(Xw, chunks=(500, D)), Yw, 32, search)    # compile on the client first
         r0 = rss_mib()
         _, t = timed(lambda: fit_dask(X, Y, m, search))
         print(f"X {N * D * 8 / 2**30:.2f} GiB lazily generated, workers limited to 600 MB: done in {t:.1f} s; "
