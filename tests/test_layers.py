@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "relieffml"
-LAYERS = [("config",), ("data", "hierarchy"), ("distances", "sparse", "neighbors"), ("base",),
+LAYERS = [("config",), ("data", "hierarchy"), ("distances", "sparse", "neighbors", "distributed"), ("base",),
           ("relieff", "rrelieff", "reliefml", "rfml", "hmc", "mlrf", "infogain", "transform"),
           ("lazy", "rfs"), ("metrics", "evaluation"), ("cli",)]
 LEVEL = {m: i for i, layer in enumerate(LAYERS) for m in layer}
