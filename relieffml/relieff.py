@@ -16,7 +16,7 @@ from typing import NamedTuple
 from .config import NJIT, n_blocks
 from .distances import rank_weights, METRICS
 from .neighbors import pool_spec, register_rule, run_search, push_pool, flush, prepare_data
-from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_label_matrix, as_class_vector
+from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_label_matrix, as_class_vector, in_memory_target
 
 # %% ../nbs/03_relieff.ipynb #dcd0c75a
 class ReliefFRule(NamedTuple):
@@ -79,6 +79,7 @@ _RELIEFF_CONSTRAINTS = {**COMMON_CONSTRAINTS,
 # %% ../nbs/03_relieff.ipynb #bcb706c3
 def _relieff_target(est, y, N):
     "A label matrix as 0/1, or class codes of a vector (setting `est.classes_`); a single class is refused."
+    in_memory_target(y, 'y')
     arr = y.Y if hasattr(y, 'Y') else y
     arr = np.asarray(arr.toarray() if hasattr(arr, 'toarray') else arr)
     if arr.ndim == 2 and arr.shape[1] > 1: return as_label_matrix(arr, N)
