@@ -264,6 +264,13 @@ class DaskFeatures:
     def prepare_stats(self, nominal=None, n_values=None): return dask_prepare(self, nominal, n_values)
     def run(self, prep, samples, pools, rule, metric='manhattan', weights=None, n_jobs=None):
         return dask_run(self, prep, samples, pools, rule, metric, weights, n_jobs)
+    def gather_columns(self, cols):
+        "The columns `cols` (N×len(cols)) in this process, with a warning that says how much is gathered (MML-RF's subset search)."
+        import warnings
+        cols = np.asarray(cols, np.int64)
+        warnings.warn(f"gathering {len(cols)} of {self.shape[1]} columns ({self.shape[0] * len(cols) * 8 / 2**20:.1f} MiB) "
+                      "into this process: MML-RF's redundancy search reads the pre-selected features whole", UserWarning, stacklevel=3)
+        return np.asarray(self.X[:, cols].compute(), np.float64)
 
 # %% ../nbs/07_distributed.ipynb #27511ba7
 def frame_part(pdf, cats):

@@ -250,7 +250,8 @@ class _MMLRFSteps:
     def _fit(self, X, Y, info):
         W = _fit_mlrf(self, X, Y, info)                                               # step 1
         S0 = positive_share_prefix(W, np.argsort(-W, kind='mergesort'), self.theta)  # step 2, eq. (7)
-        self.su_ = su_matrix(discretize(X[:, S0], info['nominal'][S0], self.n_bins), self.n_jobs)
+        XS = X.gather_columns(S0) if hasattr(X, 'gather_columns') else X[:, S0]        # rows on Dask workers: gathered
+        self.su_ = su_matrix(discretize(XS, info['nominal'][S0], self.n_bins), self.n_jobs)
         removed, path, self.best_step_ = backward_search(W[S0], self.su_, S0, self.tolerance, self.min_features)
         self.prefiltered_, self.removed_, self.phi_path_ = S0, S0[np.asarray(removed, np.int64)], np.array(path)
         self.selected_ = S0[~np.isin(np.arange(len(S0)), removed[:self.best_step_])]

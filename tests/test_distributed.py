@@ -213,3 +213,18 @@ def test_dask_dataframe_equals_pandas():
     want = est.fit(df, Y).weights_
     got = ReliefFML(n_neighbors=4, n_samples=40, random_state=0).fit(dd.from_pandas(df, npartitions=3), Y).weights_
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+
+
+def test_mmlrf_gathers_its_preselected_columns_and_says_so(cluster):
+    "MML-RF: the MLRF weights run on the workers; the redundancy search gathers the pre-selected columns, with a warning."
+    from distributed import Client
+    from relieffml.mlrf import MMLRF
+    from relieffml.data import make_multilabel_relevance
+    ds = make_multilabel_relevance(n_samples=150, n_features=8, n_labels=3, n_relevant=4, n_redundant=2, random_state=0)
+    X, nom, Y = ds.X, ds.nominal, ds.Y
+    want = MMLRF(n_neighbors=4, nominal=nom).fit(X, Y)
+    with dask.config.set(scheduler=None), Client(cluster):
+        with pytest.warns(UserWarning, match="gathering .* columns"):
+            got = MMLRF(n_neighbors=4, nominal=nom).fit(da.from_array(X, chunks=(37, X.shape[1])), Y)
+    np.testing.assert_allclose(got.weights_, want.weights_, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(got.selected_, want.selected_)
