@@ -42,21 +42,8 @@ def fit_in_memory(X, Y, m, search):
     return ReliefFML(n_neighbors=10, n_samples=m, random_state=0, n_jobs=2).fit(X, Y).weights_
 
 
-def dask_dispatch():
-    "base.as_features handing dask collections to `as_dask_features` (what base does once the lead's change lands)."
-    import relieffml.base as base
-    from relieffml.distributed import as_dask_features, is_dask_collection
-    plain = base.as_features
-    if getattr(plain, 'dask_dispatch', False): return
-    def as_features(X, nominal='auto'):
-        return as_dask_features(X, nominal) if is_dask_collection(X) else plain(X, nominal)
-    as_features.dask_dispatch = True
-    base.as_features = as_features
-
-
 def fit_dask(Xd, Y, m, search):
     from relieffml.reliefml import ReliefFML
-    dask_dispatch()
     from relieffml.distributed import as_dask_features, dask_knn_pools
     if search:
         src, _ = as_dask_features(Xd, 'auto', block_size=256)
