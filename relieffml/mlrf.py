@@ -109,7 +109,7 @@ def mlrf_weights(X, Y, nominal, n_values=None, k=10, samples=None, metric='manha
     counts = Y.sum(0).astype(np.float64)
     omega = Y.sum(1) / (counts.sum() / N)
     active = samples[omega[samples] != 0]         # ω = 0: no contribution, no search
-    ps = pool_spec(Y, k)
+    ps = pool_spec(Y, k, ordered=False)           # every neighbour weighs 1/k: each pool's set is enough
     rule = MLRFRule(np.zeros((n_blocks(len(active)), 1, D)), Y, counts, omega, np.ones(ps.k))
     run_search(pr, active, ps, rule, metric, None, n_jobs)
     return rule.acc.sum((0, 1)) / len(samples)

@@ -233,6 +233,7 @@ class PoolSpec(NamedTuple):
     pids: np.ndarray    # member rows, ascending within each pool
     memb: np.ndarray    # N×P uint8 membership
     k: int              # neighbours per pool
+    ordered: bool       # lists sorted in Weka's order (False: only the set counts, for rules weighting all alike)
 
 @numba.njit(**NJIT)
 def knn_workspace(N, D, P, k, nd=-1):
@@ -271,15 +272,16 @@ def _nearest_candidates(s, drow, M, tol, G, Gs):
 
 # %% ../nbs/02_neighbors.ipynb #830c96d1
 @numba.njit(inline='always', **NJIT)
-def _fast_pool(p, drow, G, n, theta, memb, k, tol, idx, dist):
-    "Pool `p`'s nearest members off the sorted candidates `G[:n]` if no near tie can sway them: their number, or −1."
+def _fast_pool(p, drow, G, n, theta, memb, k, tol, idx, dist, ordered):
+    """Pool `p`'s nearest members off the sorted candidates `G[:n]` if no near tie can sway them: their number, or −1.
+    Unordered, only a tie between the k-th and the next member counts (one inside the set changes its order only)."""
     tau = max(tol, 0.0)
     c = 0
     for r in range(n):
         j = G[r]
         if memb[j, p] == 0: continue
         d = drow[j]
-        if c > 0 and d - dist[c - 1] <= tau * (1.0 + dist[c - 1]): return -1   # a near tie
+        if c > 0 and (ordered or c == k) and d - dist[c - 1] <= tau * (1.0 + dist[c - 1]): return -1   # a near tie
         if c == k: return k                               # the (k+1)-th is clearly farther
         idx[c] = j; dist[c] = d; c += 1
     if theta == np.inf: return c                          # every member was on the list
@@ -328,6 +330,38 @@ def _finish_pool(ws, t, p, c, tol, spec):
     for r in range(c): ws.tmi[r], ws.tmd[r] = idx[o[r]], dist[o[r]]
     idx[:c] = ws.tmi[:c]; dist[:c] = ws.tmd[:c]
 
+# %% ../nbs/02_neighbors.ipynb #a7b3e7d2
+@numba.njit(inline='always', **NJIT)
+def _sorted_pool(ws, t, p, pools, tol):
+    """Pool p's k nearest of tile row t by insertion into sorted order, straight into `ws.idx[t, p]`, `ws.dist[t, p]`;
+    −1 if two of them, or the k-th and a member left out, (nearly) tie: only Weka's scan can then say which enter."""
+    s, k, tau = ws.S[t], pools.k, max(tol, 0.0)
+    c = 0
+    for u in range(pools.pptr[p], pools.pptr[p + 1]):
+        j = pools.pids[u]
+        d = ws.drow[t, j]
+        if j == s: continue
+        if c == k:
+            w = ws.dist[t, p, k - 1]
+            if d - w > tau * (1.0 + w): continue                      # clearly farther than the k-th
+            if d >= w: return -1                                      # a near tie at the boundary
+        q = c if c < k else k - 1                                     # the slot freed (k-th dropped when full)
+        if c == k:
+            dropped = ws.dist[t, p, k - 1]
+        while q > 0 and ws.dist[t, p, q - 1] > d:
+            if q < k: ws.dist[t, p, q] = ws.dist[t, p, q - 1]; ws.idx[t, p, q] = ws.idx[t, p, q - 1]
+            q -= 1
+        ws.dist[t, p, q] = d; ws.idx[t, p, q] = j
+        if c < k:
+            c += 1
+            if pools.ordered and ((q > 0 and d - ws.dist[t, p, q - 1] <= tau * (1.0 + d)) or
+                                  (q + 1 < c and ws.dist[t, p, q + 1] - d <= tau * (1.0 + ws.dist[t, p, q + 1]))): return -1
+        else:                                                         # the dropped one against the new k-th
+            if dropped - ws.dist[t, p, k - 1] <= tau * (1.0 + dropped): return -1
+            if pools.ordered and ((q > 0 and d - ws.dist[t, p, q - 1] <= tau * (1.0 + d)) or
+                                  (q + 1 < k and ws.dist[t, p, q + 1] - d <= tau * (1.0 + ws.dist[t, p, q + 1]))): return -1
+    return c
+
 # %% ../nbs/02_neighbors.ipynb #67ceb5a1
 @numba.njit(**NJIT)
 def _scan_pools(ws, t, spec, pools, tol, M):
@@ -339,13 +373,16 @@ def _scan_pools(ws, t, spec, pools, tol, M):
     for p in range(ws.cnt.shape[1]):
         c, done = -1, False
         if M > 0 and (pools.pptr[p + 1] - pools.pptr[p]) * n >= 2 * (k + 1) * N:   # expect 2(k+1) members on the list
-            c = _fast_pool(p, ws.drow[t], ws.Gs, n, theta2, pools.memb, k, tol, ws.idx[t, p], ws.dist[t, p])
+            c = _fast_pool(p, ws.drow[t], ws.Gs, n, theta2, pools.memb, k, tol, ws.idx[t, p], ws.dist[t, p], pools.ordered)
             done = c >= 0
             if not done and theta < np.inf: c = _scan_pruned(ws, t, p, n, theta, pools, tol, spec)
+        if c < 0 and not (M > 0 and theta < np.inf and (pools.pptr[p + 1] - pools.pptr[p]) * n >= 2 * (k + 1) * N):
+            c = _sorted_pool(ws, t, p, pools, tol)
+            done = c >= 0
         if c < 0:
             c = _scan_pool(ws.S[t], ws.drow[t], pools.pids, pools.pptr[p], pools.pptr[p + 1], k, ws.idx[t, p],
                            ws.dist[t, p], ws.exact[p], tol, ws.Xs[t], spec)
-        if not done: _finish_pool(ws, t, p, c, tol, spec)
+        if not done and pools.ordered: _finish_pool(ws, t, p, c, tol, spec)
         ws.cnt[t, p] = c
 
 # %% ../nbs/02_neighbors.ipynb #fa05096f
@@ -371,13 +408,13 @@ def pool_members(pools):
     np.cumsum(np.bincount(cols, minlength=pools.shape[1]), out=pptr[1:])
     return pptr, rows.astype(np.int64)
 
-def pool_spec(pools, k:int, exclude_self:bool=True)->PoolSpec:
-    "`PoolSpec` of an N×P 0/1 pool matrix, `k` capped at the most neighbours a pool can hold (N − 1, or N for queries)."
+def pool_spec(pools, k:int, exclude_self:bool=True, ordered:bool=True)->PoolSpec:
+    "`PoolSpec` of an N×P 0/1 pool matrix, `k` capped at the most neighbours a pool can hold (N − 1, or N for queries); `ordered=False` when the rule needs each pool's set only."
     pools = np.asarray(pools)
     if pools.ndim == 1: pools = pools[:, None]
     pptr, pids = pool_members(pools)
     k = int(max(1, min(k, pools.shape[0] - 1 if exclude_self else pools.shape[0])))
-    return PoolSpec(pptr, pids, np.ascontiguousarray(pools != 0, dtype=np.uint8), k)
+    return PoolSpec(pptr, pids, np.ascontiguousarray(pools != 0, dtype=np.uint8), k, bool(ordered))
 
 # %% ../nbs/02_neighbors.ipynb #819d8a1c
 @numba.njit(**NJIT)
@@ -488,6 +525,18 @@ def add_row_diffs(acc, xs, spec, j, c):
     if spec.indptr.shape[0] > 0: sparse_add_diffs(acc, xs, spec, j, c)
     else: add_diffs(acc, xs, row_at(spec, j), spec, c)
 
+@numba.njit(inline='always', **NJIT)
+def _add_diffs_at(acc, a, xs, spec, j, c):
+    "`add_row_diffs` into row a of `acc`, the common dense case indexed in place (no array views: one call per neighbour)."
+    if spec.indptr.shape[0] > 0 or spec.dmode > 1: add_row_diffs(acc[a], xs, spec, j, c); return
+    r = j if spec.rows.shape[0] == 0 else spec.rows[j]
+    if spec.dmode == 0:
+        for f in range(acc.shape[1]): acc[a, f] += c * abs(xs[f] - spec.Xn[r, f])
+    else:
+        for f in range(acc.shape[1]):
+            d = abs(xs[f] - spec.Xn[r, f])
+            acc[a, f] += c * (d + spec.nomf[f] * ((d > 0.0) - d))
+
 @numba.njit(**NJIT)
 def _zero_baselines(acc, ws, u, n, spec):
     "Sparse rows: each accumulator's summed coefficient times diff(x_s, z) (chapter 01b), over row s's entries when it is stored."
@@ -515,7 +564,7 @@ def flush(acc, ws, u, spec):
         while e >= 0:
             one = one and ws.ea[e] == a0; c += ws.ec[e]; e = ws.nxt[e]
         if one:                                           # one accumulator: the summed coefficient, one pass
-            if c != 0.0: add_row_diffs(acc[a0], xs, spec, j, c)
+            if c != 0.0: _add_diffs_at(acc, a0, xs, spec, j, c)
             continue
         e = ws.head[s]
         if spec.indptr.shape[0] > 0:                      # sparse: each correction touches row j's non-zeros only

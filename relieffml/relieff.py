@@ -62,7 +62,7 @@ def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_
     N, D = pr.n_rows, len(pr.is_nominal)
     samples = np.arange(N, dtype=np.int64) if samples is None else np.ascontiguousarray(samples, np.int64)
     pools, cls, base, ncls, prior = _layout(y)
-    ps = pool_spec(pools, k)
+    ps = pool_spec(pools, k, ordered=bool(weight_by_distance))   # 1/k weights need each pool's set only
     rule = ReliefFRule(np.zeros((n_blocks(len(samples)), cls.shape[1], D)), np.ascontiguousarray(cls), base, ncls,
                        prior, rank_weights(ps.k, sigma), bool(weight_by_distance))
     run_search(pr, samples, ps, rule, metric, None, n_jobs)

@@ -44,7 +44,7 @@ def _label_distance(Y, lptr, lind, r, j):
     return (lptr[r + 1] - lptr[r] + lptr[j + 1] - lptr[j] - 2 * inter) / Y.shape[1]
 
 # %% ../nbs/10_reliefml.ipynb #ab35d602
-@numba.njit(**NJIT)
+@numba.njit(inline='always', **NJIT)
 def _label_coefs(r, Y, lab, idx, cnt, prior, coefs):
     "Per-label factor of eq. (6) for sample row `r`: −prior share·(1−P_H)/(1+P_H) or +prior share·P_M."
     Q = Y.shape[1]
@@ -90,7 +90,7 @@ def reliefml_weights(X, Y, nominal, n_values=None, k=10, samples=None, s=1.0, me
     N, D = pr.n_rows, len(pr.is_nominal)
     samples = np.arange(N, dtype=np.int64) if samples is None else np.ascontiguousarray(samples, np.int64)
     Y = np.ascontiguousarray(Y, np.uint8)
-    ps = pool_spec(Y, k)
+    ps = pool_spec(Y, k, ordered=False)          # every neighbour weighs 1/k: each pool's set is enough
     rule = ReliefFMLRule(np.zeros((n_blocks(len(samples)), 1, D)), Y, *label_sets(Y), label_priors(Y, s), np.ones(ps.k))
     run_search(pr, samples, ps, rule, metric, None, n_jobs)
     return rule.acc.sum((0, 1)) / len(samples)

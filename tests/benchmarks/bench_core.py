@@ -27,9 +27,9 @@ numba.set_num_threads(THREADS)
 
 @numba.njit(fastmath=True, parallel=True, cache=True)
 def floor_pass(X, k, out):
-    "For every instance: L1 distance to all others, keep the k nearest."
+    "For each of the first len(out) instances (all of them in bench_core): L1 distance to all others, keep the k nearest."
     N, D = X.shape
-    for i in prange(N):
+    for i in prange(out.shape[0]):
         bd = np.full(k, np.inf); bi = np.full(k, -1); w = 0
         for j in range(N):
             if j == i: continue

@@ -1,6 +1,6 @@
 """How the cost grows with N, D, the number of labels Q and density — run by hand, not part of CI:
 
-    python tests/benchmarks/bench_scale.py [--text] [--large] [--memory] [--repeat R]
+    python tests/benchmarks/bench_scale.py [--text] [--large [--large-dense]] [--memory] [--repeat R]
 
 Every fit samples every instance, k = 10, 2 threads, compile time excluded (each ranker is fitted on a
 slice first), and is printed as a ratio to the dense floor of `bench_core.py` (the bare numba L1 10-NN
@@ -9,7 +9,8 @@ pass over the same rows) measured in the same run:
 * the Q sweep: 3000 × 100 uniform X, Q = 5 / 50 / 500 labels, about 3 per instance;
 * `--text`: a synthetic bag of words with the statistics of a typical Mulan text set (7395 × 1836
   binary, 3.7 % non-zero, 159 labels, 2.4 per instance), dense and as scipy.sparse CSR;
-* `--large`: 20000 × 5000, 1 % non-zero, 400 labels (slow: the dense floor alone is minutes);
+* `--large`: 20000 × 5000, 1 % non-zero, 400 labels, CSR fits against the dense floor measured on 2000 query
+  rows and scaled by N/2000 (the full floor pass alone takes about 8 minutes); `--large-dense` adds the dense fits;
 * `--memory`: peak resident memory each fit adds, over the size of dense X, in a fresh process.
 
 Targets (issue 15): on the text statistics ReliefF-ML, MLRF, RF-ML and RF-BR each <= 2x the dense floor,
@@ -57,11 +58,13 @@ def make(meth):
             'RF-ML': lambda: RFML(n_jobs=THREADS), 'RF-BR': lambda: ReliefF(n_jobs=THREADS)}[meth]()
 
 
-def dense_floor(X, repeat):
+def dense_floor(X, repeat, rows=None):
+    "The floor pass over every row; with `rows`, over that many query rows, scaled by N/rows (its cost is linear in them)."
     Xn = (X - X.min(0)) / np.where(np.ptp(X, 0) > 0, np.ptp(X, 0), 1)
-    out = np.empty((len(X), 10), np.int64)
+    m = len(X) if rows is None else rows
+    out = np.empty((m, 10), np.int64)
     floor_pass(Xn[:50], 10, out[:50])
-    return best_time(lambda: floor_pass(Xn, 10, out), repeat)
+    return best_time(lambda: floor_pass(Xn, 10, out), repeat) * len(X) / m
 
 
 _CHILD = """
@@ -85,9 +88,9 @@ def peak_ratio(gen, args, meth, csr):
     return int(out[-2]) / int(out[-1])
 
 
-def run_set(label, gen, args, forms, repeat, memory):
+def run_set(label, gen, args, forms, repeat, memory, floor_rows=None):
     X, Y = globals()[gen](*args)
-    t_floor = dense_floor(X, repeat)
+    t_floor = dense_floor(X, repeat, floor_rows)
     row = dict(set=label, N=X.shape[0], D=X.shape[1], Q=Y.shape[1], nnz=f"{np.count_nonzero(X) / X.size:.1%}",
                floor_s=round(t_floor, 3))
     for form in forms:
@@ -107,7 +110,9 @@ def main():
     memory = '--memory' in argv
     rows = [run_set(f'uniform Q={q}', 'uniform', (3000, 100, q, 3.0), ('dense',), repeat, memory) for q in (5, 50, 500)]
     if '--text' in argv: rows.append(run_set('text', 'bag_of_words', (7395, 1836, 159, 0.037, 2.4), ('dense', 'csr'), 1, memory))
-    if '--large' in argv: rows.append(run_set('large', 'bag_of_words', (20000, 5000, 400, 0.01, 2.4), ('dense', 'csr'), 1, memory))
+    if '--large' in argv:      # dense fits only with --large-dense (about an hour on 2 cores); the floor from 2000 query rows
+        forms = ('dense', 'csr') if '--large-dense' in argv else ('csr',)
+        rows.append(run_set('large', 'bag_of_words', (20000, 5000, 400, 0.01, 2.4), forms, 1, memory, 2000))
     import pandas as pd
     with pd.option_context('display.width', 160, 'display.max_rows', 100):
         print(pd.DataFrame(rows).set_index('set').T.to_string())
