@@ -8,8 +8,8 @@ Docs: https://relieffml.github.io/relieffml/neighbors.html.md"""
 __all__ = ['naive_weka_sort', 'naive_knn_pools', 'exact_row_dist', 'weka_sort_index', 'Workspace', 'PoolSpec', 'knn_workspace',
            'has_numeric', 'near_tie_tol', 'pool_members', 'pool_spec', 'spec_shape', 'load_row', 'load_tile',
            'knn_tile', 'apply_rule', 'register_rule', 'block_driver', 'run_blocks', 'StoreNeighbors', 'push',
-           'push_pool', 'add_row_diffs', 'flush', 'list_driver', 'run_lists', 'run_search', 'run_given', 'prepare_data',
-           'knn_pools', 'knn_query', 'neighbors_all', 'mutual_mask']
+           'push_pool', 'mark_pool', 'same_set', 'add_row_diffs', 'flush', 'list_driver', 'run_lists', 'run_search',
+           'run_given', 'prepare_data', 'knn_pools', 'knn_query', 'neighbors_all', 'mutual_mask']
 
 # %% ../nbs/02_neighbors.ipynb #feb21188
 import numpy as np
@@ -517,6 +517,21 @@ def push_pool(ws, u, p, a, coef, rank_w, weighted):
     norm = 0.0
     for r in range(c): norm += rank_w[r]
     for r in range(c): push(ws, ws.idx[u, p, r], a, coef * (rank_w[r] / norm if weighted else 1.0 / c))
+
+# %% ../nbs/02_neighbors.ipynb #d4ee0c96
+@numba.njit(inline='always', **NJIT)
+def mark_pool(ws, u, g, v):
+    "Set `ws.pos` of pool g's neighbours (tile slot u) to v: −2 marks them for `same_set`, −1 (what `flush` expects) clears."
+    for r in range(ws.cnt[u, g]): ws.pos[ws.idx[u, g, r]] = v
+
+@numba.njit(inline='always', **NJIT)
+def same_set(ws, u, p, g):
+    "Whether pool p's neighbours of tile slot u are exactly pool g's, marked by `mark_pool(ws, u, g, -2)`."
+    c = ws.cnt[u, p]
+    if c != ws.cnt[u, g]: return False
+    for r in range(c):
+        if ws.pos[ws.idx[u, p, r]] != -2: return False
+    return True
 
 # %% ../nbs/02_neighbors.ipynb #91e98e55
 @numba.njit(**NJIT)

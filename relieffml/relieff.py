@@ -15,7 +15,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
 from .config import NJIT, n_blocks
 from .distances import rank_weights, METRICS
-from .neighbors import pool_spec, register_rule, run_search, push_pool, flush, prepare_data
+from .neighbors import pool_spec, register_rule, run_search, push_pool, flush, prepare_data, mark_pool, same_set
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_label_matrix, as_class_vector, in_memory_target
 
 # %% ../nbs/03_relieff.ipynb #dcd0c75a
@@ -28,18 +28,32 @@ class ReliefFRule(NamedTuple):
     prior: np.ndarray   # P prior of each pool's class
     rank_w: np.ndarray  # k unnormalised rank weights, eq. (3)
     weighted: bool      # rank weights instead of 1/k
+    common: int         # pool of everyone whose neighbours many problems share (−1: none), to row T of `acc`
+
+@numba.njit(inline='always', **NJIT)
+def _push_problem(rule, ws, u, t, p, coef, g):
+    "Pool p of problem t with `coef`; returns `coef` if its neighbours are the common pool g's (left to row T), else 0."
+    if g >= 0 and same_set(ws, u, p, g): return coef
+    push_pool(ws, u, p, t, coef, rule.rank_w, rule.weighted)
+    return 0.0
 
 @register_rule(ReliefFRule)
 def _relieff_update(rule, b, i, ws, u, spec):
-    "Hits with −1, misses with P(C)/(1 − P(class(R))), each pool's neighbours averaged, eqs. (1)–(3)."
-    s = ws.S[u]
-    for t in range(rule.cls.shape[1]):
+    """Hits with −1, misses with P(C)/(1 − P(class(R))), each pool's neighbours averaged, eqs. (1)–(3). With a
+    common pool g, row T takes g's neighbours as every problem's hits once; a problem whose pools differ undoes it."""
+    s, g, T = ws.S[u], rule.common, rule.cls.shape[1]
+    if g >= 0:
+        mark_pool(ws, u, g, -2)
+        push_pool(ws, u, g, T, -1.0, rule.rank_w, rule.weighted)
+    for t in range(T):
         hp = rule.base[t] + rule.cls[s, t]
-        push_pool(ws, u, hp, t, -1.0, rule.rank_w, rule.weighted)
+        shared = _push_problem(rule, ws, u, t, hp, -1.0, g)
         for p in range(rule.base[t], rule.base[t] + rule.ncls[t]):
             if p == hp: continue
             coef = rule.prior[p] / (1.0 - rule.prior[hp]) if rule.ncls[t] > 2 else 1.0
-            push_pool(ws, u, p, t, coef, rule.rank_w, rule.weighted)
+            shared += _push_problem(rule, ws, u, t, p, coef, g)
+        if g >= 0 and shared != -1.0: push_pool(ws, u, g, t, shared + 1.0, rule.rank_w, rule.weighted)
+    if g >= 0: mark_pool(ws, u, g, -1)
     flush(rule.acc[b], ws, u, spec)
 
 # %% ../nbs/03_relieff.ipynb #f44600f2
@@ -62,11 +76,14 @@ def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_
     N, D = pr.n_rows, len(pr.is_nominal)
     samples = np.arange(N, dtype=np.int64) if samples is None else np.ascontiguousarray(samples, np.int64)
     pools, cls, base, ncls, prior = _layout(y)
+    T, share = cls.shape[1], y.ndim == 2 and not weight_by_distance
+    if share: pools = np.column_stack([pools, np.ones(N, np.uint8)])    # everyone: most labels' hits
     ps = pool_spec(pools, k, ordered=bool(weight_by_distance))   # 1/k weights need each pool's set only
-    rule = ReliefFRule(np.zeros((n_blocks(len(samples)), cls.shape[1], D)), np.ascontiguousarray(cls), base, ncls,
-                       prior, rank_weights(ps.k, sigma), bool(weight_by_distance))
+    rule = ReliefFRule(np.zeros((n_blocks(len(samples)), T + share, D)), np.ascontiguousarray(cls), base, ncls,
+                       prior, rank_weights(ps.k, sigma), bool(weight_by_distance), 2 * T if share else -1)
     run_search(pr, samples, ps, rule, metric, None, n_jobs)
     W = rule.acc.sum(0) / len(samples)
+    if share: W = W[:T] + W[T]
     return W[0] if y.ndim == 1 else W
 
 # %% ../nbs/03_relieff.ipynb #5a130012
