@@ -18,24 +18,8 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import Interval, StrOptions
 from .config import as_generator
+from .data import nominal_mask
 from .distributed import as_dask_features, is_dask_collection
-
-# %% ../nbs/05_base.ipynb #7b50eae2
-def _nominal_mask(nominal, D:int, auto_mask=None)->np.ndarray:
-    "Boolean mask of nominal features from the `nominal` parameter."
-    if isinstance(nominal, str):
-        if nominal != 'auto': raise ValueError(f"nominal must be 'auto', a boolean mask or a list of indices, got {nominal!r}")
-        return np.zeros(D, bool) if auto_mask is None else np.asarray(auto_mask, bool)
-    arr = np.asarray(nominal)
-    if arr.dtype == bool:
-        if arr.shape != (D,): raise ValueError(f"nominal mask must have length {D} (one entry per feature), got shape {arr.shape}")
-        return arr.copy()
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError(f"nominal must be 'auto', a boolean mask or a list of int column indices, got {nominal!r}")
-    if arr.size and (arr.min() < -D or arr.max() >= D):
-        raise ValueError(f"nominal indices must lie in [0, {D}), got {arr.tolist()}")
-    mask = np.zeros(D, bool); mask[arr.astype(int)] = True
-    return mask
 
 # %% ../nbs/05_base.ipynb #54bcd290
 MAX_DENSE_BYTES = 4 * 2**30
@@ -118,7 +102,7 @@ def as_features(X, nominal='auto', accept_sparse:bool=False):
         X, auto, nv = from_frame(X)
     if sp.issparse(X) and not accept_sparse: X = _densified(X)
     X = _sparse_matrix(X) if sp.issparse(X) else _float_matrix(X)
-    mask = _nominal_mask(nominal, X.shape[1], auto)
+    mask = nominal_mask(nominal, X.shape[1], auto)
     if sp.issparse(X): _check_sparse_codes(X, mask)
     else: _check_codes(X, mask)
     info.update(nominal=mask, n_values=np.zeros(X.shape[1], np.int64) if nv is None else np.asarray(nv, np.int64))

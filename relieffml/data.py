@@ -18,8 +18,8 @@ from .config import as_generator
 from .hierarchy import Hierarchy
 
 # %% auto #0
-__all__ = ['MULAN_SHA256', 'DOWNLOAD_TIMEOUT', 'BUNDLED_DATA', 'DATASHEET', 'REDUNDANT_SD', 'MultiLabelDataset', 'load_arff',
-           'load_hmc_arff', 'get_data_home', 'list_datasets', 'find_dataset', 'load_dataset',
+__all__ = ['MULAN_SHA256', 'DOWNLOAD_TIMEOUT', 'BUNDLED_DATA', 'DATASHEET', 'REDUNDANT_SD', 'nominal_mask', 'MultiLabelDataset',
+           'load_arff', 'load_hmc_arff', 'get_data_home', 'list_datasets', 'find_dataset', 'load_dataset',
            'make_multilabel_relevance', 'default_dataset']
 
 # %% ../nbs/00_data.ipynb #6faeb9a7
@@ -106,6 +106,23 @@ def _check_feature_categories(x, is_nominal, cats, f):
     if ((v != np.round(v)) | (v < 0) | (v >= len(cats))).any():
         raise ValueError(f"X[:, {f}] holds values other than the codes 0..{len(cats) - 1} of categories[{f}]")
     return list(cats)
+
+# %% ../nbs/00_data.ipynb #38f8010b
+def nominal_mask(nominal, D:int, auto=None)->np.ndarray:
+    "Boolean mask of nominal features from the `nominal` parameter of estimators and data sources: 'auto' (then `auto`, or none), a boolean mask or column indices."
+    if isinstance(nominal, str):
+        if nominal != 'auto': raise ValueError(f"nominal must be 'auto', a boolean mask or a list of indices, got {nominal!r}")
+        return np.zeros(D, bool) if auto is None else np.asarray(auto, bool)
+    arr = np.asarray(nominal)
+    if arr.dtype == bool:
+        if arr.shape != (D,): raise ValueError(f"nominal mask must have length {D} (one entry per feature), got shape {arr.shape}")
+        return arr.copy()
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"nominal must be 'auto', a boolean mask or a list of int column indices, got {nominal!r}")
+    if arr.size and (arr.min() < -D or arr.max() >= D):
+        raise ValueError(f"nominal indices must lie in [0, {D}), got {arr.tolist()}")
+    mask = np.zeros(D, bool); mask[arr.astype(int)] = True
+    return mask
 
 # %% ../nbs/00_data.ipynb #70657b2b
 @dataclass(eq=False, repr=False)

@@ -101,7 +101,7 @@ def _add_term(s, f, a, v, spec):
 
 @numba.njit(**NJIT_STRICT)
 def sparse_exact(xs, spec, j):
-    "δ(xs, x_j) summed strictly left to right as `strict_sum` over the dense row `j`: bit for bit the dense `_exact_dist`."
+    "δ(xs, x_j) summed strictly left to right as `strict_sum` over the dense row `j`: bit for bit the dense `exact_distance`."
     s, (u, b) = 0.0, _span(spec, j)
     for f in range(xs.shape[0]):
         if u < b and spec.indices[u] == f:
