@@ -13,7 +13,7 @@ import numpy as np
 import numba
 from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
-from .config import NJIT, n_blocks
+from .config import NJIT, n_blocks, sample_passes
 from .distances import rank_weights, METRICS
 from .neighbors import pool_spec, register_rule, run_search, push_pool, flush, prepare_data, mark_pool, same_set
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_label_matrix, as_class_vector, in_memory_target
@@ -79,10 +79,13 @@ def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_
     T, share = cls.shape[1], y.ndim == 2 and not weight_by_distance
     if share: pools = np.column_stack([pools, np.ones(N, np.uint8)])    # everyone: most labels' hits
     ps = pool_spec(pools, k, ordered=bool(weight_by_distance))   # 1/k weights need each pool's set only
-    rule = ReliefFRule(np.zeros((n_blocks(len(samples)), T + share, D)), np.ascontiguousarray(cls), base, ncls,
-                       prior, rank_weights(ps.k, sigma), bool(weight_by_distance), 2 * T if share else -1)
-    run_search(pr, samples, ps, rule, metric, None, n_jobs)
-    W = rule.acc.sum(0) / len(samples)
+    W = np.zeros((T + share, D))
+    for lo, hi in sample_passes(len(samples), (T + share) * D * 8):   # RF-BR's T rows per block: bounded memory
+        rule = ReliefFRule(np.zeros((n_blocks(hi - lo), T + share, D)), np.ascontiguousarray(cls), base, ncls,
+                           prior, rank_weights(ps.k, sigma), bool(weight_by_distance), 2 * T if share else -1)
+        run_search(pr, samples[lo:hi], ps, rule, metric, None, n_jobs)
+        W += rule.acc.sum(0)
+    W /= len(samples)
     if share: W = W[:T] + W[T]
     return W[0] if y.ndim == 1 else W
 
