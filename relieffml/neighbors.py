@@ -7,7 +7,7 @@ Docs: https://relieffml.github.io/relieffml/neighbors.html.md"""
 # %% auto #0
 __all__ = ['naive_weka_sort', 'naive_knn_pools', 'exact_distance', 'exact_row_dist', 'root_rows', 'first_worst',
            'weka_sort_index', 'Workspace', 'PoolSpec', 'knn_workspace', 'has_numeric', 'near_tie_tol', 'pool_members',
-           'pool_spec', 'spec_shape', 'load_row', 'load_tile', 'knn_tile', 'apply_rule', 'register_rule',
+           'pool_spec', 'spec_shape', 'load_row', 'load_tile', 'knn_tile', 'apply_rule', 'register_rule', 'tile_done',
            'block_driver', 'run_blocks', 'StoreNeighbors', 'push', 'push_pool', 'mark_pool', 'same_set',
            'add_row_diffs', 'flush', 'list_driver', 'run_lists', 'run_search', 'run_given', 'prepare_data', 'knn_pools',
            'knn_query', 'neighbors_all', 'mutual_mask']
@@ -226,6 +226,9 @@ class Workspace(NamedTuple):
     dj: np.ndarray
     pos: np.ndarray     # N slot of a neighbour among the distinct ones (−1: none)
     dbuf: np.ndarray    # D one difference row
+    nt: np.ndarray      # 1: rows of the current tile whose updates `flush` may defer to its last (0: none)
+    cd: np.ndarray      # TILE×N deferred samples' summed coefficient of every row, ta their accumulator (−1: none)
+    ta: np.ndarray
 
 # %% ../nbs/02_neighbors.ipynb #268285be
 class PoolSpec(NamedTuple):
@@ -247,7 +250,7 @@ def knn_workspace(N, D, P, k, nd=-1):
                      np.empty(k, np.int64), np.empty((k + 2, 2), np.int64), np.empty(k, np.int64), np.empty(k),
                      np.zeros(1, np.int64), np.empty(E, np.int64), np.empty(E, np.int64), np.empty(E),
                      np.empty(E, np.int64), np.empty(E, np.int64), np.empty(E, np.int64), np.full(N, -1, np.int64),
-                     np.empty(D))
+                     np.empty(D), np.zeros(1, np.int64), np.zeros((TILE, N)), np.full(TILE, -1, np.int64))
 
 # %% ../nbs/02_neighbors.ipynb #ced3c6fd
 @numba.njit(**NJIT)
@@ -363,6 +366,33 @@ def _sorted_pool(ws, t, p, pools, tol):
                                   (q + 1 < k and ws.dist[t, p, q + 1] - d <= tau * (1.0 + ws.dist[t, p, q + 1]))): return -1
     return c
 
+# %% ../nbs/02_neighbors.ipynb #6fce72c0
+@numba.njit(inline='always', **NJIT)
+def _max_pool(s, drow, pids, lo, hi, k, tau, idx, dist):
+    """The set of the k nearest of the members `pids[lo:hi]` (row `s` skipped), unsorted, into `idx`, `dist`: the first
+    k, then each closer member replacing the farthest. Their number, or −1 if the k-th and the nearest left out
+    (nearly) tie: only Weka's scan can then say which enter."""
+    c, u = 0, lo
+    while c < k and u < hi:
+        j = pids[u]; u += 1
+        idx[c] = j; dist[c] = drow[j]; c += j != s
+    if c < k: return c
+    w = dist[0]
+    for r in range(1, k): w = max(w, dist[r])
+    out = np.inf                                           # the nearest left out so far
+    for v in range(u, hi):
+        j = pids[v]
+        d = drow[j]
+        if j == s: continue
+        if d >= w: out = min(out, d); continue
+        t = 0
+        while dist[t] != w: t += 1
+        idx[t] = j; dist[t] = d; out = min(out, w)
+        w = dist[0]
+        for r in range(1, k): w = max(w, dist[r])
+    if out < np.inf and out - w <= tau * (1.0 + out): return -1
+    return k
+
 # %% ../nbs/02_neighbors.ipynb #67ceb5a1
 @numba.njit(**NJIT)
 def _scan_pools(ws, t, spec, pools, tol, M):
@@ -378,7 +408,9 @@ def _scan_pools(ws, t, spec, pools, tol, M):
             done = c >= 0
             if not done and theta < np.inf: c = _scan_pruned(ws, t, p, n, theta, pools, tol, spec)
         if c < 0 and not (M > 0 and theta < np.inf and (pools.pptr[p + 1] - pools.pptr[p]) * n >= 2 * (k + 1) * N):
-            c = _sorted_pool(ws, t, p, pools, tol)
+            if pools.ordered: c = _sorted_pool(ws, t, p, pools, tol)
+            else: c = _max_pool(ws.S[t], ws.drow[t], pools.pids, pools.pptr[p], pools.pptr[p + 1], k, max(tol, 0.0),
+                                ws.idx[t, p], ws.dist[t, p])
             done = c >= 0
         if c < 0:
             c = _scan_pool(ws.S[t], ws.drow[t], pools.pids, pools.pptr[p], pools.pptr[p + 1], k, ws.idx[t, p],
@@ -467,6 +499,13 @@ def register_rule(rule_type):
     return deco
 
 # %% ../nbs/02_neighbors.ipynb #43cac439
+@numba.njit(**NJIT)
+def tile_done(ws):
+    "End of a tile's updates: a rule that skipped `flush` for its last sample would leave deferred updates behind."
+    for u in range(TILE):
+        if ws.ta[u] >= 0: raise RuntimeError("a rule must call flush for every sample of the tile")
+    ws.nt[0] = 0
+
 @numba.njit(**NJIT_PARALLEL)
 def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi):
     "Blocks `b_lo:b_hi` of CHUNK samples in parallel: per tile, distance rows and every pool's neighbours, then `rule`'s update per sample."
@@ -478,7 +517,9 @@ def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi):
         for i0 in range(b * CHUNK, hi, TILE):
             nt = load_tile(samples, i0, hi, Xq, ws, spec)
             knn_tile(ws, spec, pools)
+            ws.nt[0] = nt
             for u in range(nt): apply_rule(rule, b, i0 + u, ws, u, spec)
+            tile_done(ws)
 
 def run_blocks(samples, spec:DistanceSpec, pools:PoolSpec, rule, n_jobs=None, Xq=None):
     "`block_driver` over all blocks of `samples` with `n_jobs` threads; in parts of whole blocks while progress is reported."
@@ -563,11 +604,62 @@ def _zero_baselines(acc, ws, u, n, spec):
         if ws.S[u] >= 0: zero_diffs_row(acc[a], ws.Xs[u], spec, ws.S[u], tot[a])
         else: zero_diffs(acc[a], ws.Xs[u], spec, tot[a])
 
+# %% ../nbs/02_neighbors.ipynb #ae394f24
+@numba.njit(**NJIT)
+def _defer(ws, u, n, spec):
+    "Whether tile slot u's `n` contributions go to `ws.cd` for the tile's one pass: dense rows, plain differences, one accumulator, many neighbours."
+    if ws.nt[0] == 0 or spec.indptr.shape[0] > 0 or spec.dmode > 1 or 8 * n < ws.cd.shape[1]: return False
+    a0 = ws.ea[0]
+    for e in range(n):
+        if ws.ea[e] != a0: return False
+    for e in range(n): ws.cd[u, ws.ej[e]] += ws.ec[e]
+    ws.ta[u] = a0
+    return True
+
+@numba.njit(**NJIT)
+def _flush_tile(acc, ws, spec):
+    """The deferred samples' coefficients `ws.cd` applied in one pass over the rows: each row's values read once for
+    all TILE samples (four, as `distance_tile` reads them), their terms summed into their shared accumulator."""
+    a0, same = -1, True
+    for u in range(TILE):
+        if ws.ta[u] >= 0:
+            same = same and (a0 < 0 or ws.ta[u] == a0); a0 = ws.ta[u]
+    if a0 < 0: return
+    cd, xs, D = ws.cd, ws.Xs, acc.shape[1]
+    for j in range(cd.shape[1]):
+        c0, c1, c2, c3 = cd[0, j], cd[1, j], cd[2, j], cd[3, j]
+        if c0 == 0.0 and c1 == 0.0 and c2 == 0.0 and c3 == 0.0: continue
+        cd[0, j] = 0.0; cd[1, j] = 0.0; cd[2, j] = 0.0; cd[3, j] = 0.0
+        if not same:                                       # different accumulators: one sample at a time
+            for u in range(TILE):
+                c = (c0, c1, c2, c3)[u]
+                if c != 0.0: _add_diffs_at(acc, ws.ta[u], xs[u], spec, j, c)
+            continue
+        r = j if spec.rows.shape[0] == 0 else spec.rows[j]
+        if spec.dmode == 0:
+            for f in range(D):
+                x = spec.Xn[r, f]
+                acc[a0, f] += (c0 * abs(xs[0, f] - x) + c1 * abs(xs[1, f] - x)) + (c2 * abs(xs[2, f] - x) + c3 * abs(xs[3, f] - x))
+        else:
+            for f in range(D):
+                x, nf, t = spec.Xn[r, f], spec.nomf[f], 0.0
+                for u in range(TILE):
+                    d = abs(xs[u, f] - x)
+                    t += (c0, c1, c2, c3)[u] * (d + nf * ((d > 0.0) - d))
+                acc[a0, f] += t
+    for u in range(TILE): ws.ta[u] = -1
+
 # %% ../nbs/02_neighbors.ipynb #156d7dd3
 @numba.njit(**NJIT)
 def flush(acc, ws, u, spec):
-    "Apply the pushed contributions of tile slot u to `acc` (A×D), one difference row per distinct neighbour."
+    """Apply the pushed contributions of tile slot u to `acc` (A×D), one difference row per distinct neighbour; or, when
+    `_defer` takes them, at the tile's last slot with the other deferred samples' (`_flush_tile`)."""
     n = ws.ne[0]; ws.ne[0] = 0
+    last = u == ws.nt[0] - 1
+    if _defer(ws, u, n, spec):
+        if last: _flush_tile(acc, ws, spec)
+        return
+    if last: _flush_tile(acc, ws, spec)
     xs, nd = ws.Xs[u], 0
     if spec.indptr.shape[0] > 0: _zero_baselines(acc, ws, u, n, spec)
     for e in range(n):                                    # group by neighbour
@@ -614,7 +706,9 @@ def list_driver(samples, spec, idx, cnt, rule, first, b_lo, b_hi):
             T = min(TILE, hi - i0)
             for t in range(T):
                 _load_lists(ws, t, samples[i0 + t], spec, idx[i0 + t], cnt[i0 + t])
+            ws.nt[0] = T
             for u in range(T): apply_rule(rule, b, first + i0 + u, ws, u, spec)
+            tile_done(ws)
 
 def run_lists(samples, spec:DistanceSpec, idx, cnt, rule, n_jobs=None, first:int=0):
     "Apply `rule` to the neighbour lists `idx` (m×P×k, as `knn_pools` returns them) and `cnt` (m×P) of `samples`, which are positions `first:first+m` of the fit's samples."
