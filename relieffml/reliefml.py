@@ -44,20 +44,36 @@ def _label_distance(Y, lptr, lind, r, j):
     return (lptr[r + 1] - lptr[r] + lptr[j + 1] - lptr[j] - 2 * inter) / Y.shape[1]
 
 # %% ../nbs/10_reliefml.ipynb #ab35d602
+@numba.njit(**NJIT)
+def _all_label_distances(Y, lptr, lind, r):
+    "Q · d_L(r, j) of every row j, in one pass over the label lists (in row order, where the lists lie)."
+    out = np.empty(Y.shape[0], np.int64)
+    nr = lptr[r + 1] - lptr[r]
+    for j in range(Y.shape[0]):
+        inter = 0
+        for t in range(lptr[j], lptr[j + 1]): inter += Y[r, lind[t]]
+        out[j] = nr + lptr[j + 1] - lptr[j] - 2 * inter
+    return out
+
 @numba.njit(inline='always', **NJIT)
 def _label_coefs(r, Y, lab, idx, cnt, prior, coefs):
-    "Per-label factor of eq. (6) for sample row `r`: −prior share·(1−P_H)/(1+P_H) or +prior share·P_M."
+    """Per-label factor of eq. (6) for sample row `r`: −prior share·(1−P_H)/(1+P_H) or +prior share·P_M. With many
+    neighbours (many labels), d_L to every row at once: the same values, read sequentially instead of row by row."""
     Q = Y.shape[1]
     s_rel, s_irr = 0.0, 0.0
     for l in range(Q):
         if Y[r, l]: s_rel += prior[l]
         else: s_irr += prior[l]
+    pairs = 0
+    for l in range(Q): pairs += cnt[l]
+    dense = 4 * pairs >= Y.shape[0]
+    sym = _all_label_distances(Y, lab[0], lab[1], r) if dense else np.empty(0, np.int64)
     for l in range(Q):
         c = cnt[l]
         coefs[l] = 0.0
         if c == 0: continue
         pg = 0.0
-        for t in range(c): pg += _label_distance(Y, lab[0], lab[1], r, idx[l, t])
+        for t in range(c): pg += sym[idx[l, t]] / Q if dense else _label_distance(Y, lab[0], lab[1], r, idx[l, t])
         pg /= c
         if Y[r, l]: coefs[l] = -prior[l] / s_rel * (1.0 - pg) / (1.0 + pg)
         else: coefs[l] = prior[l] / s_irr * pg
