@@ -79,9 +79,12 @@ def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_
     T, share = cls.shape[1], y.ndim == 2 and not weight_by_distance
     if share: pools = np.column_stack([pools, np.ones(N, np.uint8)])    # everyone: most labels' hits
     ps = pool_spec(pools, k, ordered=bool(weight_by_distance))   # 1/k weights need each pool's set only
-    W = np.zeros((T + share, D))
+    W, acc = np.zeros((T + share, D)), None
     for lo, hi in sample_passes(len(samples), (T + share) * D * 8):   # RF-BR's T rows per block: bounded memory
-        rule = ReliefFRule(np.zeros((n_blocks(hi - lo), T + share, D)), np.ascontiguousarray(cls), base, ncls,
+        nb = n_blocks(hi - lo)
+        if acc is None: acc = np.zeros((nb, T + share, D))   # the first pass is the largest: one buffer for all,
+        else: acc[:nb] = 0.0                                  # zeroed in place (fresh pages cost a fault each)
+        rule = ReliefFRule(acc[:nb], np.ascontiguousarray(cls), base, ncls,
                            prior, rank_weights(ps.k, sigma), bool(weight_by_distance), 2 * T if share else -1)
         run_search(pr, samples[lo:hi], ps, rule, metric, None, n_jobs)
         W += rule.acc.sum(0)
