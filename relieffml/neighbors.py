@@ -20,7 +20,7 @@ from numba.core import types
 from numba.extending import overload
 from .config import NJIT, NJIT_PARALLEL, NJIT_STRICT, CHUNK, n_blocks, numba_threads, driver_parts
 from .distances import Prepared, DistanceSpec, distance_spec, strict_sum, naive_distance, distance_tile, TILE, row_at, add_diffs, prepare, binary_rows
-from .sparse import sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input
+from .sparse import sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input, sparse_diff_terms, zero_diff_terms
 
 # %% ../nbs/02_neighbors.ipynb #28763354
 def naive_weka_sort(a):
@@ -229,6 +229,9 @@ class Workspace(NamedTuple):
     nt: np.ndarray      # 1: rows of the current tile whose updates `flush` may defer to its last (0: none)
     cd: np.ndarray      # TILE×N deferred samples' summed coefficient of every row, ta their accumulator (−1: none)
     ta: np.ndarray
+    E: np.ndarray       # N rows that ever entered the scan of the pool of everyone; fi, fd its k neighbours (unsorted)
+    fi: np.ndarray
+    fd: np.ndarray
 
 # %% ../nbs/02_neighbors.ipynb #268285be
 class PoolSpec(NamedTuple):
@@ -238,6 +241,7 @@ class PoolSpec(NamedTuple):
     memb: np.ndarray    # N×P uint8 membership
     k: int              # neighbours per pool
     ordered: bool       # lists sorted in Weka's order (False: only the set counts, for rules weighting all alike)
+    full: int = -1      # a pool holding every row (−1: none)
 
 @numba.njit(**NJIT)
 def knn_workspace(N, D, P, k, nd=-1):
@@ -250,7 +254,8 @@ def knn_workspace(N, D, P, k, nd=-1):
                      np.empty(k, np.int64), np.empty((k + 2, 2), np.int64), np.empty(k, np.int64), np.empty(k),
                      np.zeros(1, np.int64), np.empty(E, np.int64), np.empty(E, np.int64), np.empty(E),
                      np.empty(E, np.int64), np.empty(E, np.int64), np.empty(E, np.int64), np.full(N, -1, np.int64),
-                     np.empty(D), np.zeros(1, np.int64), np.zeros((TILE, N)), np.full(TILE, -1, np.int64))
+                     np.empty(D), np.zeros(1, np.int64), np.zeros((TILE, N)), np.full(TILE, -1, np.int64),
+                     np.empty(nd, np.int64), np.empty(k, np.int64), np.empty(k))
 
 # %% ../nbs/02_neighbors.ipynb #ced3c6fd
 @numba.njit(**NJIT)
@@ -393,6 +398,30 @@ def _max_pool(s, drow, pids, lo, hi, k, tau, idx, dist):
     if out < np.inf and out - w <= tau * (1.0 + out): return -1
     return k
 
+# %% ../nbs/02_neighbors.ipynb #b63bb20d
+@numba.njit(**NJIT)
+def _replay_full(s, drow, k, E, fi, fd):
+    """Weka's scan of the pool of every row (row `s` skipped) on exact distances: its set into `fi`, `fd`, and every
+    row that ever entered it into `E`. Returns (their numbers)."""
+    c, ne, j, N = 0, 0, 0, drow.shape[0]
+    while c < k and j < N:
+        if j != s: fi[c] = j; fd[c] = drow[j]; E[ne] = j; ne += 1; c += 1
+        j += 1
+    if c < k: return c, ne
+    wt = first_worst(fd, k); w = fd[wt]
+    for u in range(j, N):
+        if drow[u] < w and u != s:
+            fi[wt] = u; fd[wt] = drow[u]; E[ne] = u; ne += 1
+            wt = first_worst(fd, k); w = fd[wt]
+    return c, ne
+
+@numba.njit(inline='always', **NJIT)
+def _holds_entrants(memb, p, E, ne):
+    "Whether pool p holds every row in `E[:ne]`."
+    for r in range(ne):
+        if memb[E[r], p] == 0: return False
+    return True
+
 # %% ../nbs/02_neighbors.ipynb #67ceb5a1
 @numba.njit(**NJIT)
 def _scan_pools(ws, t, spec, pools, tol, M):
@@ -401,13 +430,20 @@ def _scan_pools(ws, t, spec, pools, tol, M):
     N, k = ws.drow.shape[1], pools.k
     n, theta, theta2 = 0, np.inf, np.inf
     if M > 0: n, theta, theta2 = _nearest_candidates(ws.S[t], ws.drow[t], M, tol, ws.G, ws.Gs)
+    fc, ne = 0, -1                                        # the pool of everyone not replayed yet
     for p in range(ws.cnt.shape[1]):
         c, done = -1, False
-        if M > 0 and (pools.pptr[p + 1] - pools.pptr[p]) * n >= 2 * (k + 1) * N:   # expect 2(k+1) members on the list
+        large = M > 0 and (pools.pptr[p + 1] - pools.pptr[p]) * n >= 2 * (k + 1) * N   # expect 2(k+1) members on the list
+        if large:
             c = _fast_pool(p, ws.drow[t], ws.Gs, n, theta2, pools.memb, k, tol, ws.idx[t, p], ws.dist[t, p], pools.ordered)
             done = c >= 0
+            if not done and tol < 0 and not pools.ordered and pools.full >= 0 and p != pools.full:
+                if ne < 0: fc, ne = _replay_full(ws.S[t], ws.drow[t], k, ws.E, ws.fi, ws.fd)
+                if _holds_entrants(pools.memb, p, ws.E, ne):   # the same scan: everyone's set
+                    c, done = fc, True
+                    for r in range(fc): ws.idx[t, p, r] = ws.fi[r]; ws.dist[t, p, r] = ws.fd[r]
             if not done and theta < np.inf: c = _scan_pruned(ws, t, p, n, theta, pools, tol, spec)
-        if c < 0 and not (M > 0 and theta < np.inf and (pools.pptr[p + 1] - pools.pptr[p]) * n >= 2 * (k + 1) * N):
+        if c < 0 and not (large and theta < np.inf) and (pools.ordered or tol >= 0):   # exact sums: Weka's scan is as cheap
             if pools.ordered: c = _sorted_pool(ws, t, p, pools, tol)
             else: c = _max_pool(ws.S[t], ws.drow[t], pools.pids, pools.pptr[p], pools.pptr[p + 1], k, max(tol, 0.0),
                                 ws.idx[t, p], ws.dist[t, p])
@@ -447,7 +483,9 @@ def pool_spec(pools, k:int, exclude_self:bool=True, ordered:bool=True)->PoolSpec
     if pools.ndim == 1: pools = pools[:, None]
     pptr, pids = pool_members(pools)
     k = int(max(1, min(k, pools.shape[0] - 1 if exclude_self else pools.shape[0])))
-    return PoolSpec(pptr, pids, np.ascontiguousarray(pools != 0, dtype=np.uint8), k, bool(ordered))
+    full = np.flatnonzero(np.diff(pptr) == pools.shape[0])
+    return PoolSpec(pptr, pids, np.ascontiguousarray(pools != 0, dtype=np.uint8), k, bool(ordered),
+                    int(full[0]) if len(full) else -1)
 
 # %% ../nbs/02_neighbors.ipynb #819d8a1c
 @numba.njit(**NJIT)
@@ -599,9 +637,12 @@ def _zero_baselines(acc, ws, u, n, spec):
     "Sparse rows: each accumulator's summed coefficient times diff(x_s, z) (chapter 01b), over row s's entries when it is stored."
     tot = np.zeros(acc.shape[0])
     for e in range(n): tot[ws.ea[e]] += ws.ec[e]
+    lo, hi = 0, 0
+    if ws.S[u] >= 0: lo, hi = zero_diff_terms(ws.Xs[u], spec, ws.S[u], ws.dbuf)   # the terms once
     for a in range(acc.shape[0]):
         if tot[a] == 0.0: continue
-        if ws.S[u] >= 0: zero_diffs_row(acc[a], ws.Xs[u], spec, ws.S[u], tot[a])
+        if ws.S[u] >= 0:
+            for v in range(lo, hi): acc[a, spec.indices[v]] += tot[a] * ws.dbuf[v - lo]
         else: zero_diffs(acc[a], ws.Xs[u], spec, tot[a])
 
 # %% ../nbs/02_neighbors.ipynb #ae394f24
@@ -675,8 +716,12 @@ def flush(acc, ws, u, spec):
             if c != 0.0: _add_diffs_at(acc, a0, xs, spec, j, c)
             continue
         e = ws.head[s]
-        if spec.indptr.shape[0] > 0:                      # sparse: each correction touches row j's non-zeros only
-            while e >= 0: sparse_add_diffs(acc[ws.ea[e]], xs, spec, j, ws.ec[e]); e = ws.nxt[e]
+        if spec.indptr.shape[0] > 0:                      # sparse: row j's correction terms once, then per accumulator
+            lo, hi = sparse_diff_terms(xs, spec, j, ws.dbuf)  # a scaled add over its non-zeros only
+            while e >= 0:
+                a, c = ws.ea[e], ws.ec[e]
+                for v in range(lo, hi): acc[a, spec.indices[v]] += c * ws.dbuf[v - lo]
+                e = ws.nxt[e]
             continue
         ws.dbuf[:] = 0.0
         add_row_diffs(ws.dbuf, xs, spec, j, 1.0)          # the difference row once, then one axpy per accumulator

@@ -6,7 +6,7 @@ Docs: https://relieffml.github.io/relieffml/sparse.html.md"""
 
 # %% auto #0
 __all__ = ['prepare_sparse', 'prepare_input', 'densify', 'sparse_row', 'sparse_exact', 'sparse_support', 'sparse_exact_support',
-           'sparse_tile', 'zero_diffs', 'zero_diffs_row', 'sparse_add_diffs']
+           'sparse_tile', 'zero_diffs', 'zero_diffs_row', 'sparse_add_diffs', 'sparse_diff_terms', 'zero_diff_terms']
 
 # %% ../nbs/01b_sparse.ipynb #c59aa91e
 import numpy as np
@@ -215,3 +215,22 @@ def sparse_add_diffs(acc, xs, spec, j, coef):
     for u in range(a, b):
         f = spec.indices[u]
         acc[f] += coef * (_dterm(f, xs[f], spec.data[u], spec) - _dterm(f, xs[f], spec.zero[f], spec))
+
+# %% ../nbs/01b_sparse.ipynb #5413ba89
+@numba.njit(**NJIT)
+def sparse_diff_terms(xs, spec, j, out):
+    "The terms of `sparse_add_diffs` (coefficient 1) into `out[:b−a]`; returns the positions `a, b` of row j's entries."
+    a, b = _span(spec, j)
+    for u in range(a, b):
+        f = spec.indices[u]
+        out[u - a] = _dterm(f, xs[f], spec.data[u], spec) - _dterm(f, xs[f], spec.zero[f], spec)
+    return a, b
+
+@numba.njit(**NJIT)
+def zero_diff_terms(xs, spec, s, out):
+    "The terms of `zero_diffs_row` (coefficient 1) into `out[:b−a]`; returns the positions `a, b` of row s's entries."
+    a, b = _span(spec, s)
+    for u in range(a, b):
+        f = spec.indices[u]
+        out[u - a] = _dterm(f, xs[f], spec.zero[f], spec)
+    return a, b
