@@ -576,11 +576,14 @@ class StoreNeighbors(NamedTuple):
 
 @register_rule(StoreNeighbors)
 def _store(rule, b, i, ws, u, spec):
-    "Copy sample i's neighbours out of the tile (slots past each count keep −1 and ∞: the buffers are reused)."
+    """Copy sample i's neighbours out of the tile (slots past each count keep −1 and ∞: the buffers are reused).
+    Lists given to `run_lists` (a Dask source's) carry no distances: those are summed exactly here."""
     for p in range(ws.cnt.shape[1]):
         c = ws.cnt[u, p]
         rule.cnt[i, p] = c
-        for r in range(c): rule.idx[i, p, r] = ws.idx[u, p, r]; rule.dist[i, p, r] = ws.dist[u, p, r]
+        for r in range(c):
+            j, d = ws.idx[u, p, r], ws.dist[u, p, r]
+            rule.idx[i, p, r] = j; rule.dist[i, p, r] = d if d < np.inf else exact_row_dist(ws.Xs[u], spec, j)
 
 # %% ../nbs/02_neighbors.ipynb #f0dc6801
 @numba.njit(inline='always', **NJIT)
@@ -657,6 +660,7 @@ def _defer(ws, u, n, spec):
     ws.ta[u] = a0
     return True
 
+# %% ../nbs/02_neighbors.ipynb #0a2ead0e
 @numba.njit(**NJIT)
 def _flush_tile(acc, ws, spec):
     """The deferred samples' coefficients `ws.cd` applied in one pass over the rows: each row's values read once for
@@ -690,6 +694,17 @@ def _flush_tile(acc, ws, spec):
                 acc[a0, f] += t
     for u in range(TILE): ws.ta[u] = -1
 
+# %% ../nbs/02_neighbors.ipynb #a1f0c9d2
+@numba.njit(inline='always', **NJIT)
+def _group_by_neighbour(ws, n):
+    "Link the `n` pushed contributions by neighbour: `ws.dj` the distinct ones, `ws.head`/`ws.nxt` their lists. Returns their number."
+    nd = 0
+    for e in range(n):
+        j = ws.ej[e]; s = ws.pos[j]
+        if s < 0: s = nd; ws.pos[j] = s; ws.dj[s] = j; ws.head[s] = -1; nd += 1
+        ws.nxt[e] = ws.head[s]; ws.head[s] = e
+    return nd
+
 # %% ../nbs/02_neighbors.ipynb #156d7dd3
 @numba.njit(**NJIT)
 def flush(acc, ws, u, spec):
@@ -701,13 +716,9 @@ def flush(acc, ws, u, spec):
         if last: _flush_tile(acc, ws, spec)
         return
     if last: _flush_tile(acc, ws, spec)
-    xs, nd = ws.Xs[u], 0
+    xs = ws.Xs[u]
     if spec.indptr.shape[0] > 0: _zero_baselines(acc, ws, u, n, spec)
-    for e in range(n):                                    # group by neighbour
-        j = ws.ej[e]; s = ws.pos[j]
-        if s < 0: s = nd; ws.pos[j] = s; ws.dj[s] = j; ws.head[s] = -1; nd += 1
-        ws.nxt[e] = ws.head[s]; ws.head[s] = e
-    for s in range(nd):
+    for s in range(_group_by_neighbour(ws, n)):
         j = ws.dj[s]; ws.pos[j] = -1
         e, a0, c, one = ws.head[s], ws.ea[ws.head[s]], 0.0, True
         while e >= 0:

@@ -55,6 +55,7 @@ def _all_label_distances(Y, lptr, lind, r):
         out[j] = nr + lptr[j + 1] - lptr[j] - 2 * inter
     return out
 
+# %% ../nbs/10_reliefml.ipynb #1704ab39
 @numba.njit(inline='always', **NJIT)
 def _label_coefs(r, Y, lab, idx, cnt, prior, coefs):
     """Per-label factor of eq. (6) for sample row `r`: −prior share·(1−P_H)/(1+P_H) or +prior share·P_M. With many

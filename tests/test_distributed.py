@@ -228,3 +228,15 @@ def test_mmlrf_gathers_its_preselected_columns_and_says_so(cluster):
             got = MMLRF(n_neighbors=4, nominal=nom).fit(da.from_array(X, chunks=(37, X.shape[1])), Y)
     np.testing.assert_allclose(got.weights_, want.weights_, rtol=0, atol=1e-12)
     np.testing.assert_array_equal(got.selected_, want.selected_)
+
+
+@pytest.mark.parametrize("metric", ["manhattan", "heom"])
+def test_knn_pools_on_a_dask_source_gives_distances(metric):
+    "knn_pools on a Prepared whose rows live in Dask: the same lists as in memory, and their distances (not ∞)."
+    X, nom, Y, s = tie_data(4, kind=2)
+    i1, d1, c1 = knn_pools(prepare(X, nom), s, Y, 4, metric)
+    src, _ = as_dask_features(da.from_array(X, chunks=(17, X.shape[1])), nom, block_size=16)
+    i2, d2, c2 = knn_pools(src.prepare_stats(), s, Y, 4, metric)
+    np.testing.assert_array_equal(c2, c1); np.testing.assert_array_equal(i2, i1)
+    assert np.isfinite(d2[i2 >= 0]).all()
+    np.testing.assert_allclose(d2, d1, rtol=1e-12, atol=1e-12)
