@@ -20,7 +20,7 @@ from numba.core import types
 from numba.extending import overload
 from .config import NJIT, NJIT_PARALLEL, NJIT_STRICT, CHUNK, n_blocks, numba_threads, driver_parts
 from .distances import Prepared, DistanceSpec, distance_spec, strict_sum, naive_distance, distance_tile, TILE, row_at, add_diffs, prepare, binary_rows
-from .sparse import sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input, sparse_diff_terms, zero_diff_terms
+from .sparse import sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input, sparse_diff_terms
 
 # %% ../nbs/02_neighbors.ipynb #28763354
 def naive_weka_sort(a):
@@ -641,7 +641,7 @@ def _zero_baselines(acc, ws, u, n, spec):
     tot = np.zeros(acc.shape[0])
     for e in range(n): tot[ws.ea[e]] += ws.ec[e]
     lo, hi = 0, 0
-    if ws.S[u] >= 0: lo, hi = zero_diff_terms(ws.Xs[u], spec, ws.S[u], ws.dbuf)   # the terms once
+    if ws.S[u] >= 0: lo, hi = sparse_diff_terms(ws.Xs[u], spec, ws.S[u], ws.dbuf, True)   # the terms once
     for a in range(acc.shape[0]):
         if tot[a] == 0.0: continue
         if ws.S[u] >= 0:

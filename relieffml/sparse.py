@@ -6,7 +6,7 @@ Docs: https://relieffml.github.io/relieffml/sparse.html.md"""
 
 # %% auto #0
 __all__ = ['prepare_sparse', 'prepare_input', 'densify', 'sparse_row', 'sparse_exact', 'sparse_support', 'sparse_exact_support',
-           'sparse_tile', 'zero_diffs', 'zero_diffs_row', 'sparse_add_diffs', 'sparse_diff_terms', 'zero_diff_terms']
+           'sparse_tile', 'zero_diffs', 'zero_diffs_row', 'sparse_add_diffs', 'sparse_diff_terms']
 
 # %% ../nbs/01b_sparse.ipynb #c59aa91e
 import numpy as np
@@ -195,6 +195,18 @@ def _dterm(f, a, b, spec):
     if spec.dmode == 0: return abs(a - b)
     return diff(f, a, b, spec.is_nominal, spec.missnom)
 
+@numba.njit(inline='always', **NJIT)
+def _zero_term(u, xs, spec):
+    "diff(f, xs_f, z_f) for stored entry u (feature f) of a row."
+    f = spec.indices[u]
+    return _dterm(f, xs[f], spec.zero[f], spec)
+
+@numba.njit(inline='always', **NJIT)
+def _corr_term(u, xs, spec):
+    "diff(f, xs_f, v) − diff(f, xs_f, z_f) for stored entry u (feature f, value v) of a row: eq. (2)'s correction."
+    f = spec.indices[u]
+    return _dterm(f, xs[f], spec.data[u], spec) - _dterm(f, xs[f], spec.zero[f], spec)
+
 @numba.njit(**NJIT)
 def zero_diffs(acc, xs, spec, coef):
     "acc[f] += coef · diff(f, xs_f, z_f) for every feature f: the first term of eq. (2)."
@@ -204,33 +216,19 @@ def zero_diffs(acc, xs, spec, coef):
 def zero_diffs_row(acc, xs, spec, s, coef):
     "`zero_diffs` when `xs` is stored row `s`: only its stored features differ from z, so only they are visited."
     a, b = _span(spec, s)
-    for u in range(a, b):
-        f = spec.indices[u]
-        acc[f] += coef * _dterm(f, xs[f], spec.zero[f], spec)
+    for u in range(a, b): acc[spec.indices[u]] += coef * _zero_term(u, xs, spec)
 
 @numba.njit(**NJIT)
 def sparse_add_diffs(acc, xs, spec, j, coef):
     "acc[f] += coef · (diff(f, xs_f, x_jf) − diff(f, xs_f, z_f)) over the stored features f of row `j`: eq. (2)'s correction."
     a, b = _span(spec, j)
-    for u in range(a, b):
-        f = spec.indices[u]
-        acc[f] += coef * (_dterm(f, xs[f], spec.data[u], spec) - _dterm(f, xs[f], spec.zero[f], spec))
+    for u in range(a, b): acc[spec.indices[u]] += coef * _corr_term(u, xs, spec)
 
 # %% ../nbs/01b_sparse.ipynb #5413ba89
 @numba.njit(**NJIT)
-def sparse_diff_terms(xs, spec, j, out):
-    "The terms of `sparse_add_diffs` (coefficient 1) into `out[:b−a]`; returns the positions `a, b` of row j's entries."
+def sparse_diff_terms(xs, spec, j, out, baseline=False):
+    """The terms of `sparse_add_diffs` (`baseline`: of `zero_diffs_row`), coefficient 1, into `out[:b−a]`;
+    returns the positions `a, b` of row j's entries."""
     a, b = _span(spec, j)
-    for u in range(a, b):
-        f = spec.indices[u]
-        out[u - a] = _dterm(f, xs[f], spec.data[u], spec) - _dterm(f, xs[f], spec.zero[f], spec)
-    return a, b
-
-@numba.njit(**NJIT)
-def zero_diff_terms(xs, spec, s, out):
-    "The terms of `zero_diffs_row` (coefficient 1) into `out[:b−a]`; returns the positions `a, b` of row s's entries."
-    a, b = _span(spec, s)
-    for u in range(a, b):
-        f = spec.indices[u]
-        out[u - a] = _dterm(f, xs[f], spec.zero[f], spec)
+    for u in range(a, b): out[u - a] = _zero_term(u, xs, spec) if baseline else _corr_term(u, xs, spec)
     return a, b
