@@ -195,17 +195,12 @@ def _dterm(f, a, b, spec):
     if spec.dmode == 0: return abs(a - b)
     return diff(f, a, b, spec.is_nominal, spec.missnom)
 
+# The callers load f, x, v and z: a helper that indexes `spec`'s arrays itself doubled RF-BR's sparse fit
+# (18.8 s against 7.0 s on the text set), as the loads no longer leave the inner loop in numba's inlined IR.
 @numba.njit(inline='always', **NJIT)
-def _zero_term(u, xs, spec):
-    "diff(f, xs_f, z_f) for stored entry u (feature f) of a row."
-    f = spec.indices[u]
-    return _dterm(f, xs[f], spec.zero[f], spec)
-
-@numba.njit(inline='always', **NJIT)
-def _corr_term(u, xs, spec):
-    "diff(f, xs_f, v) − diff(f, xs_f, z_f) for stored entry u (feature f, value v) of a row: eq. (2)'s correction."
-    f = spec.indices[u]
-    return _dterm(f, xs[f], spec.data[u], spec) - _dterm(f, xs[f], spec.zero[f], spec)
+def _corr_term(f, x, v, z, spec):
+    "diff(f, x, v) − diff(f, x, z) for a stored value v of feature f (z: its zero): eq. (2)'s correction."
+    return _dterm(f, x, v, spec) - _dterm(f, x, z, spec)
 
 @numba.njit(**NJIT)
 def zero_diffs(acc, xs, spec, coef):
@@ -216,13 +211,17 @@ def zero_diffs(acc, xs, spec, coef):
 def zero_diffs_row(acc, xs, spec, s, coef):
     "`zero_diffs` when `xs` is stored row `s`: only its stored features differ from z, so only they are visited."
     a, b = _span(spec, s)
-    for u in range(a, b): acc[spec.indices[u]] += coef * _zero_term(u, xs, spec)
+    for u in range(a, b):
+        f = spec.indices[u]
+        acc[f] += coef * _dterm(f, xs[f], spec.zero[f], spec)
 
 @numba.njit(**NJIT)
 def sparse_add_diffs(acc, xs, spec, j, coef):
     "acc[f] += coef · (diff(f, xs_f, x_jf) − diff(f, xs_f, z_f)) over the stored features f of row `j`: eq. (2)'s correction."
     a, b = _span(spec, j)
-    for u in range(a, b): acc[spec.indices[u]] += coef * _corr_term(u, xs, spec)
+    for u in range(a, b):
+        f = spec.indices[u]
+        acc[f] += coef * _corr_term(f, xs[f], spec.data[u], spec.zero[f], spec)
 
 # %% ../nbs/01b_sparse.ipynb #5413ba89
 @numba.njit(**NJIT)
@@ -230,5 +229,8 @@ def sparse_diff_terms(xs, spec, j, out, baseline=False):
     """The terms of `sparse_add_diffs` (`baseline`: of `zero_diffs_row`), coefficient 1, into `out[:b−a]`;
     returns the positions `a, b` of row j's entries."""
     a, b = _span(spec, j)
-    for u in range(a, b): out[u - a] = _zero_term(u, xs, spec) if baseline else _corr_term(u, xs, spec)
+    for u in range(a, b):
+        f = spec.indices[u]
+        z = spec.zero[f]
+        out[u - a] = _dterm(f, xs[f], z, spec) if baseline else _corr_term(f, xs[f], spec.data[u], z, spec)
     return a, b
