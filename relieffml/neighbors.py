@@ -661,6 +661,8 @@ def _defer(ws, u, n, spec):
     return True
 
 # %% ../nbs/02_neighbors.ipynb #0a2ead0e
+if TILE != 4: raise ImportError(f"_flush_tile is written for tiles of 4 rows (c0..c3); distances.TILE is {TILE}")
+
 @numba.njit(**NJIT)
 def _flush_tile(acc, ws, spec):
     """The deferred samples' coefficients `ws.cd` applied in one pass over the rows: each row's values read once for
