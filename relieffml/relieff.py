@@ -21,30 +21,33 @@ from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_label_matr
 # %% ../nbs/03_relieff.ipynb #dcd0c75a
 class ReliefFRule(NamedTuple):
     "ReliefF's update, eqs. (1)–(3): accumulators and the problem layout."
-    acc: np.ndarray     # blocks×T×D sums of each block and problem
+    acc: np.ndarray     # blocks×R×D sums of each block and accumulator row
     cls: np.ndarray     # N×T class of each instance in each problem
     base: np.ndarray    # T first pool of each problem
     ncls: np.ndarray    # T classes (pools) of each problem
     prior: np.ndarray   # P prior of each pool's class
     rank_w: np.ndarray  # k unnormalised rank weights, eq. (3)
     weighted: bool      # rank weights instead of 1/k
-    common: int         # pool of everyone whose neighbours many problems share (−1: none), to row T of `acc`
+    common: int         # pool of everyone whose neighbours many problems share (−1: none)
+    dest: np.ndarray    # T+1 accumulator row of each problem and of the common pool (all 0: one sum, eq. (5))
+    cw: float           # how many problems the common pool's one push stands for in its row (1, or T for one sum)
 
+# %% ../nbs/03_relieff.ipynb #6c1e57ec
 @numba.njit(inline='always', **NJIT)
 def _push_problem(rule, ws, u, t, p, coef, g):
-    "Pool p of problem t with `coef`; returns `coef` if its neighbours are the common pool g's (left to row T), else 0."
+    "Pool p of problem t with `coef`; returns `coef` if its neighbours are the common pool g's (left to it), else 0."
     if g >= 0 and same_set(ws, u, p, g): return coef
-    push_pool(ws, u, p, t, coef, rule.rank_w, rule.weighted)
+    push_pool(ws, u, p, rule.dest[t], coef, rule.rank_w, rule.weighted)
     return 0.0
 
 @register_rule(ReliefFRule)
 def _relieff_update(rule, b, i, ws, u, spec):
     """Hits with −1, misses with P(C)/(1 − P(class(R))), each pool's neighbours averaged, eqs. (1)–(3). With a
-    common pool g, row T takes g's neighbours as every problem's hits once; a problem whose pools differ undoes it."""
+    common pool g, its neighbours count once as every problem's hits; a problem whose pools differ undoes it."""
     s, g, T = ws.S[u], rule.common, rule.cls.shape[1]
     if g >= 0:
         mark_pool(ws, u, g, -2)
-        push_pool(ws, u, g, T, -1.0, rule.rank_w, rule.weighted)
+        push_pool(ws, u, g, rule.dest[T], -rule.cw, rule.rank_w, rule.weighted)
     for t in range(T):
         hp = rule.base[t] + rule.cls[s, t]
         shared = _push_problem(rule, ws, u, t, hp, -1.0, g)
@@ -52,7 +55,7 @@ def _relieff_update(rule, b, i, ws, u, spec):
             if p == hp: continue
             coef = rule.prior[p] / (1.0 - rule.prior[hp]) if rule.ncls[t] > 2 else 1.0
             shared += _push_problem(rule, ws, u, t, p, coef, g)
-        if g >= 0 and shared != -1.0: push_pool(ws, u, g, t, shared + 1.0, rule.rank_w, rule.weighted)
+        if g >= 0 and shared != -1.0: push_pool(ws, u, g, rule.dest[t], shared + 1.0, rule.rank_w, rule.weighted)
     if g >= 0: mark_pool(ws, u, g, -1)
     flush(rule.acc[b], ws, u, spec)
 
@@ -70,25 +73,29 @@ def _layout(y):
 
 # %% ../nbs/03_relieff.ipynb #c3307a0a
 def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_distance=False, sigma=2.0,
-                    metric='manhattan', n_jobs=None):
-    "ReliefF weights: (D,) for class codes `y`, (Q, D) for a 0/1 label matrix `y` (RF-BR rows)."
+                    metric='manhattan', n_jobs=None, per_label=True):
+    """ReliefF weights: (D,) for class codes `y`; for a 0/1 label matrix `y` the Q×D rows of RF-BR, or with
+    `per_label=False` only their mean (D,), from one accumulator, eq. (5)."""
     pr = prepare_data(X, nominal, n_values)
     N, D = pr.n_rows, len(pr.is_nominal)
     samples = np.arange(N, dtype=np.int64) if samples is None else np.ascontiguousarray(samples, np.int64)
     pools, cls, base, ncls, prior = _layout(y)
     T, share = cls.shape[1], y.ndim == 2 and not weight_by_distance
+    one = y.ndim == 2 and not per_label                       # every problem into row 0, eq. (5)
     if share: pools = np.column_stack([pools, np.ones(N, np.uint8)])    # everyone: most labels' hits
     ps = pool_spec(pools, k, ordered=bool(weight_by_distance))   # 1/k weights need each pool's set only
-    W, acc = np.zeros((T + share, D)), None
-    for lo, hi in sample_passes(len(samples), (T + share) * D * 8):   # RF-BR's T rows per block: bounded memory
+    R, dest = (1, np.zeros(T + 1, np.int64)) if one else (T + share, np.arange(T + 1))
+    W, acc = np.zeros((R, D)), None
+    for lo, hi in sample_passes(len(samples), R * D * 8):   # RF-BR's T rows per block: bounded memory
         nb = n_blocks(hi - lo)
-        if acc is None: acc = np.zeros((nb, T + share, D))   # the first pass is the largest: one buffer for all,
-        else: acc[:nb] = 0.0                                  # zeroed in place (fresh pages cost a fault each)
-        rule = ReliefFRule(acc[:nb], np.ascontiguousarray(cls), base, ncls,
-                           prior, rank_weights(ps.k, sigma), bool(weight_by_distance), 2 * T if share else -1)
+        if acc is None: acc = np.zeros((nb, R, D))       # the first pass is the largest: one buffer for all,
+        else: acc[:nb] = 0.0                              # zeroed in place (fresh pages cost a fault each)
+        rule = ReliefFRule(acc[:nb], np.ascontiguousarray(cls), base, ncls, prior, rank_weights(ps.k, sigma),
+                           bool(weight_by_distance), 2 * T if share else -1, dest, float(T) if one else 1.0)
         run_search(pr, samples[lo:hi], ps, rule, metric, None, n_jobs)
         W += rule.acc.sum(0)
     W /= len(samples)
+    if one: return W[0] / T
     if share: W = W[:T] + W[T]
     return W[0] if y.ndim == 1 else W
 
@@ -96,7 +103,7 @@ def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_
 _RELIEFF_CONSTRAINTS = {**COMMON_CONSTRAINTS,
     'n_neighbors': [Interval(Integral, 1, None, closed='left')],
     'n_samples': [None, Interval(Integral, 1, None, closed='left'), Interval(Real, 0, 1, closed='right')],
-    'weight_by_distance': ['boolean'], 'sigma': [Interval(Real, 0, None, closed='neither')],
+    'weight_by_distance': ['boolean'], 'store_label_weights': ['boolean'], 'sigma': [Interval(Real, 0, None, closed='neither')],
     'metric': [StrOptions(set(METRICS))], 'random_state': ['random_state']}
 
 # %% ../nbs/03_relieff.ipynb #bcb706c3
@@ -111,10 +118,10 @@ def _relieff_target(est, y, N):
     return codes
 
 def _relieff_fit(est, X, y, info):
-    "The weights with `est`'s parameters; for a label matrix the per-label rows go to `est.label_weights_`."
+    "The weights with `est`'s parameters; a label matrix's per-label rows go to `est.label_weights_` if it keeps them."
     samples = resolve_samples(est.n_samples, X.shape[0], est.random_state)
     W = relieff_weights(X, y, info['nominal'], info['n_values'], est.n_neighbors, samples,
-                        est.weight_by_distance, est.sigma, est.metric, est.n_jobs)
+                        est.weight_by_distance, est.sigma, est.metric, est.n_jobs, est.store_label_weights)
     if W.ndim == 2:
         est.label_weights_ = W
         return W.mean(0)
@@ -135,20 +142,25 @@ class ReliefF(BaseRanker):
         Rank-based neighbour weights exp(−(j/sigma)²) instead of 1/k (Weka's ``-W``); ``sigma`` (default 2) is their width.
     metric : {"manhattan", "heom"}, default="manhattan"
         Distance that finds neighbours; Weka uses Manhattan.
+    store_label_weights : bool, default=False
+        With a label matrix, keep the Q×D per-label weights in ``label_weights_``. Without them every label's
+        updates go to one accumulator (eq. 5), which costs far less with many labels; ``weights_`` is the same mean.
     sigma, nominal, n_features_to_select, threshold, n_jobs, random_state
         See ``weight_by_distance``, `BaseRanker` and SPEC §0.
 
     Attributes
     ----------
     weights_, ranking_, label_weights_ : ndarray (D,), ndarray (D,), ndarray (Q, D)
-        The estimate (mean over labels for a label matrix); feature indices, best first; per-label weights (RF-BR).
+        The estimate (mean over labels for a label matrix); feature indices, best first; per-label weights (RF-BR,
+        with ``store_label_weights``).
     """
     _accept_sparse = True                      # X may stay scipy.sparse: the kernels read CSR rows
     _parameter_constraints = _RELIEFF_CONSTRAINTS
     def __init__(self, n_neighbors=10, n_samples=None, weight_by_distance=False, sigma=2.0, metric='manhattan',
-                 nominal='auto', n_features_to_select=None, threshold=None, n_jobs=None, random_state=None):
+                 store_label_weights=False, nominal='auto', n_features_to_select=None, threshold=None, n_jobs=None,
+                 random_state=None):
         self.n_neighbors, self.n_samples, self.weight_by_distance, self.sigma = n_neighbors, n_samples, weight_by_distance, sigma
-        self.metric, self.nominal, self.n_features_to_select, self.threshold = metric, nominal, n_features_to_select, threshold
-        self.n_jobs, self.random_state = n_jobs, random_state
+        self.metric, self.store_label_weights, self.nominal = metric, store_label_weights, nominal
+        self.n_features_to_select, self.threshold, self.n_jobs, self.random_state = n_features_to_select, threshold, n_jobs, random_state
     def _validate_target(self, y, N): return _relieff_target(self, y, N)
     def _fit(self, X, y, info): return _relieff_fit(self, X, y, info)

@@ -91,11 +91,13 @@ def test_rf_br_equals_weka_per_label(weka_jar, data_home, tmp_path):
     "ReliefF on a label matrix (one pass) equals Weka run on each label's binary problem."
     from relieffml.data import load_dataset
     ds = load_dataset("flags", data_home=data_home)
-    rf = ReliefF(n_neighbors=10).fit(ds)
+    rf = ReliefF(n_neighbors=10, store_label_weights=True).fit(ds)
+    refs = []
     for l in range(ds.Y.shape[1]):
-        ref = weka_relieff(weka_jar, tmp_path, ds.X, ds.Y[:, l].astype(int), ds.nominal, "-M -1 -K 10", ds.categories, f"l{l}")
-        np.testing.assert_allclose(rf.label_weights_[l], ref, rtol=0, atol=1e-9)
-    np.testing.assert_allclose(rf.weights_, rf.label_weights_.mean(0))
+        refs.append(weka_relieff(weka_jar, tmp_path, ds.X, ds.Y[:, l].astype(int), ds.nominal, "-M -1 -K 10", ds.categories, f"l{l}"))
+        np.testing.assert_allclose(rf.label_weights_[l], refs[-1], rtol=0, atol=1e-9)
+    np.testing.assert_allclose(rf.weights_, np.mean(refs, 0), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(ReliefF(n_neighbors=10).fit(ds).weights_, np.mean(refs, 0), rtol=0, atol=1e-9)   # one sum, eq. (5)
 
 
 @pytest.mark.parametrize("seed", range(4))

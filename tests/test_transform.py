@@ -89,7 +89,7 @@ def weka_runs(weka_jar, data_home, tmp_path_factory):
 @pytest.mark.data
 def test_ig_br_equals_weka(weka_runs):
     emo, ig = weka_runs["emo"], weka_runs["ig"]
-    br = BinaryRelevanceRanker().fit(emo)
+    br = BinaryRelevanceRanker(store_label_weights=True).fit(emo)
     ref = np.stack([ig[f"emo-l{l}"] for l in range(6)])
     np.testing.assert_allclose(br.label_weights_, ref, rtol=0, atol=1e-9)
     np.testing.assert_allclose(br.weights_, ref.mean(0), rtol=0, atol=1e-9)
@@ -119,10 +119,13 @@ def test_rf_lp_equals_weka_with_singleton_classes(weka_runs):
 @pytest.mark.data
 def test_rf_br_equals_weka(weka_runs):
     emo, rf = weka_runs["emo"], weka_runs["rf"]
-    br = BinaryRelevanceRanker(ReliefF()).fit(emo)
+    br = BinaryRelevanceRanker(ReliefF(), store_label_weights=True).fit(emo)
     ref = np.stack([rf[f"emo-l{l}"] for l in range(6)])
     np.testing.assert_allclose(br.label_weights_, ref, rtol=0, atol=1e-9)
     np.testing.assert_allclose(br.weights_, ref.mean(0), rtol=0, atol=1e-9)
+    one = BinaryRelevanceRanker(ReliefF()).fit(emo)          # the default: every label into one accumulator
+    assert not hasattr(one, "label_weights_")
+    np.testing.assert_allclose(one.weights_, ref.mean(0), rtol=0, atol=1e-9)
 
 
 @pytest.mark.weka
@@ -132,7 +135,9 @@ def test_rf_br_flags_equals_weka(weka_runs):
     without missing values (seed 2, sample 59: instances 6 and 71 tie; Weka keeps the first)."""
     flags, rf = weka_runs["flags"], weka_runs["rf"]
     ref = np.stack([rf[f"flags-l{l}"] for l in range(flags.Y.shape[1])])
-    np.testing.assert_allclose(BinaryRelevanceRanker(ReliefF()).fit(flags).label_weights_, ref, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(BinaryRelevanceRanker(ReliefF(), store_label_weights=True).fit(flags).label_weights_, ref,
+                               rtol=0, atol=1e-9)
+    np.testing.assert_allclose(BinaryRelevanceRanker(ReliefF()).fit(flags).weights_, ref.mean(0), rtol=0, atol=1e-9)
     np.testing.assert_allclose(ReliefF().fit(weka_runs["flags_ds2"], flags.Y[:, 6]).weights_,
                                rf["flags-l6-missing"], rtol=0, atol=1e-9)
     np.testing.assert_allclose(LabelPowersetRanker(ReliefF()).fit(weka_runs["flags_ds"]).weights_,
@@ -144,7 +149,7 @@ def test_rf_br_flags_equals_weka(weka_runs):
 def test_lcfs_cs_a_equals_weka(weka_runs):
     "CS-A with IG: pairs from the independent rule, each augmented label scored by Weka, averaged."
     emo, ig = weka_runs["emo"], weka_runs["ig"]
-    m = LCFS.preset("CS-A").fit(emo)
+    m = LCFS.preset("CS-A", store_label_weights=True).fit(emo)
     assert [tuple(p) for p in m.pairs_] == weka_runs["cs_pairs"] and m.operators_ == ["and"] * 3
     ref = np.stack([ig[f"emo-csa-l{l}"] for l in range(9)])
     np.testing.assert_allclose(m.label_weights_, ref, rtol=0, atol=1e-9)
@@ -160,16 +165,17 @@ def test_relieff_fast_path_equals_per_label_loop():
     X[rng.random(X.shape) < 0.05] = np.nan
     Y = (np.nan_to_num(X[:, :3]) + 0.4 * rng.random((80, 3)) > 0.6).astype(np.uint8)
     for est in (ReliefF(), ReliefF(n_neighbors=3, weight_by_distance=True)):
-        br = BinaryRelevanceRanker(est, nominal=[4, 5]).fit(X, Y)
+        br = BinaryRelevanceRanker(est, store_label_weights=True, nominal=[4, 5]).fit(X, Y)
         loop = np.stack([est.set_params(nominal=[4, 5]).fit(X, Y[:, l]).weights_ for l in range(3)])
         np.testing.assert_allclose(br.label_weights_, loop, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(BinaryRelevanceRanker(est, nominal=[4, 5]).fit(X, Y).weights_, loop.mean(0), rtol=0, atol=1e-12)
 
 
 def test_generic_scorer_in_parallel():
     "Any estimator with scores_ works; joblib with 2 workers gives the per-label f_classif scores."
     rng = np.random.default_rng(1)
     X = rng.random((60, 5)); Y = (X[:, :3] + 0.5 * rng.random((60, 3)) > 0.7).astype(np.uint8)
-    br = BinaryRelevanceRanker(SelectKBest(f_classif, k=2), n_jobs=2).fit(X, Y)
+    br = BinaryRelevanceRanker(SelectKBest(f_classif, k=2), store_label_weights=True, n_jobs=2).fit(X, Y)
     ref = np.stack([f_classif(X, Y[:, l])[0] for l in range(3)])
     np.testing.assert_allclose(br.label_weights_, ref, rtol=1e-12)
     np.testing.assert_allclose(br.weights_, ref.mean(0), rtol=1e-12)
@@ -183,12 +189,12 @@ def test_declared_values_reach_the_scorer():
     a = rng.integers(0, 2, 50).astype(float); a[:8] = np.nan          # 2 observed values, 4 declared
     df = pd.DataFrame({"a": pd.Categorical.from_codes(np.nan_to_num(a, nan=-1).astype(int), categories=list("wxyz")),
                        "b": rng.random(50) + Y[:, 0]})
-    br = BinaryRelevanceRanker(ReliefF(n_neighbors=5)).fit(df, Y)
+    br = BinaryRelevanceRanker(ReliefF(n_neighbors=5), store_label_weights=True).fit(df, Y)
     ref = np.stack([ReliefF(n_neighbors=5).fit(df, Y[:, l]).weights_ for l in range(3)])
     np.testing.assert_allclose(br.label_weights_, ref, rtol=0, atol=1e-12)
-    inferred = BinaryRelevanceRanker(ReliefF(n_neighbors=5), nominal=[0]).fit(np.c_[a, df["b"]], Y)
+    inferred = BinaryRelevanceRanker(ReliefF(n_neighbors=5), store_label_weights=True, nominal=[0]).fit(np.c_[a, df["b"]], Y)
     assert np.abs(inferred.label_weights_[:, 0] - ref[:, 0]).max() > 1e-3   # 1 − 1/2 ≠ 1 − 1/4: the test has teeth
-    np.testing.assert_array_equal(BinaryRelevanceRanker().fit(df, Y).label_weights_,
+    np.testing.assert_array_equal(BinaryRelevanceRanker(store_label_weights=True).fit(df, Y).label_weights_,
                                   np.stack([InfoGain().fit(df, Y[:, l]).weights_ for l in range(3)]))
 
 
@@ -221,7 +227,7 @@ def test_selection_by_hand():
 def test_generation_by_hand():
     new = construct_labels(Y6, [(0, 1), (2, 3), (1, 2)], ["xor", "xnor", "and"])
     assert new.T.tolist() == [[0, 1, 1, 1, 1, 1], [1, 1, 0, 1, 0, 1], [0, 1, 0, 1, 1, 0]]
-    m = LCFS.preset("LS-X").fit(np.c_[np.arange(6.0), Y6[:, 0]], Y6)
+    m = LCFS.preset("LS-X", store_label_weights=True).fit(np.c_[np.arange(6.0), Y6[:, 0]], Y6)
     assert m.operators_ == ["xor", "xnor"] and m.new_label_names_ == ["y0 XOR y1", "y2 XNOR y3"]
     assert m.augment(Y6).shape == (6, 6) and m.label_weights_.shape == (6, 2)
     np.testing.assert_array_equal(m.augment(Y6)[:, 4:], new[:, :2])
