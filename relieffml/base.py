@@ -6,7 +6,8 @@ Docs: https://relieffml.github.io/relieffml/base.html.md"""
 
 # %% auto #0
 __all__ = ['MAX_DENSE_BYTES', 'COMMON_CONSTRAINTS', 'from_frame', 'as_features', 'in_memory_target', 'as_label_matrix',
-           'as_class_vector', 'as_numeric_target', 'as_multilabel_target', 'resolve_samples', 'BaseRanker']
+           'as_class_vector', 'as_numeric_target', 'as_multilabel_target', 'resolve_samples', 'rank_features',
+           'BaseRanker']
 
 # %% ../nbs/05_base.ipynb #514ccf3e
 from numbers import Integral, Real
@@ -220,6 +221,17 @@ class _RankerSelection(SelectorMixin):
         tags.target_tags.multi_output = self._target == 'multilabel'
         return tags
 
+# %% ../nbs/05_base.ipynb #b45a9216
+def rank_features(W, rtol:float=1e-12)->np.ndarray:
+    """Feature indices, best first: a weight within `rtol`·max|W| of the next better one ties with it, and ties
+    go to the lower index (SPEC §0), whatever rounding the sums picked up."""
+    W = np.asarray(W, dtype=np.float64)
+    o = np.argsort(-W, kind='mergesort')
+    if len(W) < 2 or not np.isfinite(W).all(): return o
+    gap = np.diff(W[o]) < -rtol * max(np.abs(W).max(), np.finfo(np.float64).tiny)
+    tie = np.concatenate([[0], np.cumsum(gap)])                  # tie group of each position
+    return o[np.lexsort((o, tie))]
+
 # %% ../nbs/05_base.ipynb #c6d71aa0
 class BaseRanker(_RankerSelection, BaseEstimator):
     "Base class of relieffml's feature rankers: validation, ranking and selection around `_fit`."
@@ -247,6 +259,6 @@ class BaseRanker(_RankerSelection, BaseEstimator):
         return as_numeric_target(y, N)
     def _set_weights(self, W, D, info):
         self.weights_ = self.feature_importances_ = W
-        self.ranking_, self.n_features_in_, self.feature_names_ = np.argsort(-W, kind='mergesort'), D, info['feature_names']
+        self.ranking_, self.n_features_in_, self.feature_names_ = rank_features(W), D, info['feature_names']
         if 'frame_columns' in info: self.feature_names_in_ = info['frame_columns']
         elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from .config import NJIT, NJIT_PARALLEL, n_blocks, numba_threads
 from .distances import METRICS
 from .neighbors import pool_spec, register_rule, run_search, push_pool, flush, prepare_data
-from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
+from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, rank_features
 
 # %% ../nbs/14_mlrf.ipynb #166b4003
 def _bin_codes(x, n_bins):
@@ -249,7 +249,7 @@ class _MMLRFSteps:
     "MML-RF's fit (steps 1–3 of §2.2), its selection mask and the plot of the search."
     def _fit(self, X, Y, info):
         W = _fit_mlrf(self, X, Y, info)                                               # step 1
-        S0 = positive_share_prefix(W, np.argsort(-W, kind='mergesort'), self.theta)  # step 2, eq. (7)
+        S0 = positive_share_prefix(W, rank_features(W), self.theta)                   # step 2, eq. (7)
         XS = X.gather_columns(S0) if hasattr(X, 'gather_columns') else X[:, S0]        # rows on Dask workers: gathered
         self.su_ = su_matrix(discretize(XS, info['nominal'][S0], self.n_bins), self.n_jobs)
         removed, path, self.best_step_ = backward_search(W[S0], self.su_, S0, self.tolerance, self.min_features)

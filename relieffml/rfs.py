@@ -19,7 +19,7 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
-from .base import as_features, as_label_matrix, from_frame
+from .base import as_features, as_label_matrix, from_frame, rank_features
 from .relieff import relieff_weights
 
 # %% ../nbs/21_rfs.ipynb #5f3d602a
@@ -55,8 +55,8 @@ def keep_count(t:float, n:int, n_candidates:int)->int:
     return int(min(np.floor(t * n + 1e-9), n_candidates))
 
 def top_indices(w, c:int)->np.ndarray:
-    "Sorted indices of the `c` largest of `w` (stable: ties go to the lower index)."
-    return np.sort(np.argsort(-np.asarray(w, np.float64), kind='stable')[:c]).astype(np.int64)
+    "Sorted indices of the `c` largest of `w` (ties, within rounding, go to the lower index: `rank_features`)."
+    return np.sort(rank_features(w)[:c]).astype(np.int64)
 
 # %% ../nbs/21_rfs.ipynb #4dca71dd
 STRATEGIES = ('rfs', 'rfs-s', 'rfs-j')
