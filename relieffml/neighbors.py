@@ -6,11 +6,11 @@ Docs: https://relieffml.github.io/relieffml/neighbors.html.md"""
 
 # %% auto #0
 __all__ = ['naive_weka_sort', 'naive_knn_pools', 'exact_distance', 'exact_row_dist', 'root_rows', 'first_worst',
-           'weka_sort_index', 'Workspace', 'PoolSpec', 'knn_workspace', 'has_numeric', 'near_tie_tol', 'pool_members',
-           'pool_spec', 'spec_shape', 'load_row', 'load_tile', 'knn_tile', 'apply_rule', 'register_rule', 'tile_done',
-           'block_driver', 'run_blocks', 'StoreNeighbors', 'push', 'push_pool', 'mark_pool', 'same_set',
-           'add_row_diffs', 'flush', 'list_driver', 'run_lists', 'run_search', 'run_given', 'prepare_data', 'knn_pools',
-           'knn_query', 'neighbors_all', 'mutual_mask']
+           'weka_sort_index', 'Workspace', 'PoolSpec', 'knn_workspace', 'scan_entrants', 'has_numeric', 'near_tie_tol',
+           'pool_members', 'pool_spec', 'spec_shape', 'load_row', 'load_tile', 'knn_tile', 'apply_rule',
+           'register_rule', 'tile_done', 'block_driver', 'run_blocks', 'StoreNeighbors', 'push', 'push_pool',
+           'mark_pool', 'same_set', 'add_row_diffs', 'flush', 'list_driver', 'run_lists', 'run_search', 'run_given',
+           'prepare_data', 'knn_pools', 'knn_query', 'neighbors_all', 'mutual_mask']
 
 # %% ../nbs/02_neighbors.ipynb #feb21188
 import numpy as np
@@ -229,7 +229,8 @@ class Workspace(NamedTuple):
     nt: np.ndarray      # 1: rows of the current tile whose updates `flush` may defer to its last (0: none)
     cd: np.ndarray      # TILE×N deferred samples' summed coefficient of every row, ta their accumulator (−1: none)
     ta: np.ndarray
-    E: np.ndarray       # N rows that ever entered the scan of the pool of everyone; fi, fd its k neighbours (unsorted)
+    E: np.ndarray       # N rows that ever entered the scan of the pool of everyone, ed their distances; fi, fd its
+    ed: np.ndarray      # k neighbours (unsorted)
     fi: np.ndarray
     fd: np.ndarray
 
@@ -255,7 +256,7 @@ def knn_workspace(N, D, P, k, nd=-1):
                      np.zeros(1, np.int64), np.empty(E, np.int64), np.empty(E, np.int64), np.empty(E),
                      np.empty(E, np.int64), np.empty(E, np.int64), np.empty(E, np.int64), np.full(N, -1, np.int64),
                      np.empty(D), np.zeros(1, np.int64), np.zeros((TILE, N)), np.full(TILE, -1, np.int64),
-                     np.empty(nd, np.int64), np.empty(k, np.int64), np.empty(k))
+                     np.empty(nd, np.int64), np.empty(nd), np.empty(k, np.int64), np.empty(k))
 
 # %% ../nbs/02_neighbors.ipynb #ced3c6fd
 @numba.njit(**NJIT)
@@ -400,20 +401,23 @@ def _max_pool(s, drow, pids, lo, hi, k, tau, idx, dist):
 
 # %% ../nbs/02_neighbors.ipynb #b63bb20d
 @numba.njit(**NJIT)
-def _replay_full(s, drow, k, E, fi, fd):
-    """Weka's scan of the pool of every row (row `s` skipped) on exact distances: its set into `fi`, `fd`, and every
-    row that ever entered it into `E`. Returns (their numbers)."""
-    c, ne, j, N = 0, 0, 0, drow.shape[0]
-    while c < k and j < N:
-        if j != s: fi[c] = j; fd[c] = drow[j]; E[ne] = j; ne += 1; c += 1
-        j += 1
-    if c < k: return c, ne
-    wt = first_worst(fd, k); w = fd[wt]
-    for u in range(j, N):
-        if drow[u] < w and u != s:
-            fi[wt] = u; fd[wt] = drow[u]; E[ne] = u; ne += 1
-            wt = first_worst(fd, k); w = fd[wt]
-    return c, ne
+def scan_entrants(s, drow, xs, spec, members, k, tol, si, sd, out_i, out_d, n):
+    """Weka's scan, from empty and on exact distances (from `spec.Xn` rows when tol ≥ 0), of the rows `members`
+    (ascending; row `s` skipped): the set it ends with into `si`, `sd` (unsorted), and every member that ever
+    entered appended to `out_i`, `out_d` from position `n`. Returns (the set's size, the new end)."""
+    c, wt, wd = 0, 0, np.inf
+    for j in members:
+        if j == s: continue
+        d = drow[j]
+        if c == k and tol >= 0 and d > wd + tol * (1.0 + wd): continue    # clearly not closer than the worst
+        if tol >= 0: d = exact_distance(xs, spec.Xn[j], spec)
+        if c < k:
+            t = c; c += 1
+        elif d < wd: t = wt
+        else: continue
+        si[t] = j; sd[t] = d; out_i[n] = j; out_d[n] = d; n += 1
+        if c == k: wt = first_worst(sd, k); wd = sd[wt]
+    return c, n
 
 @numba.njit(inline='always', **NJIT)
 def _holds_entrants(memb, p, E, ne):
@@ -438,7 +442,8 @@ def _scan_pools(ws, t, spec, pools, tol, M):
             c = _fast_pool(p, ws.drow[t], ws.Gs, n, theta2, pools.memb, k, tol, ws.idx[t, p], ws.dist[t, p], pools.ordered)
             done = c >= 0
             if not done and tol < 0 and not pools.ordered and pools.full >= 0 and p != pools.full:
-                if ne < 0: fc, ne = _replay_full(ws.S[t], ws.drow[t], k, ws.E, ws.fi, ws.fd)
+                if ne < 0: fc, ne = scan_entrants(ws.S[t], ws.drow[t], ws.Xs[t], spec, pools.pids[pools.pptr[pools.full]:
+                                                  pools.pptr[pools.full + 1]], k, tol, ws.fi, ws.fd, ws.E, ws.ed, 0)
                 if _holds_entrants(pools.memb, p, ws.E, ne):   # the same scan: everyone's set
                     c, done = fc, True
                     for r in range(fc): ws.idx[t, p, r] = ws.fi[r]; ws.dist[t, p, r] = ws.fd[r]
