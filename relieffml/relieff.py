@@ -15,7 +15,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
 from .config import NJIT, n_blocks, sample_passes
 from .distances import rank_weights, METRICS
-from .neighbors import pool_spec, register_rule, run_search, push_pool, flush, prepare_data, mark_pool, same_set
+from .neighbors import pool_spec, register_rule, run_search, push_rows, flush, prepare_data, mark_pool, same_rows
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_label_matrix, as_class_vector, in_memory_target
 
 # %% ../nbs/03_relieff.ipynb #dcd0c75a
@@ -33,29 +33,25 @@ class ReliefFRule(NamedTuple):
     cw: float           # how many problems the common pool's one push stands for in its row (1, or T for one sum)
 
 # %% ../nbs/03_relieff.ipynb #6c1e57ec
-@numba.njit(inline='always', **NJIT)
-def _push_problem(rule, ws, u, t, p, coef, g):
-    "Pool p of problem t with `coef`; returns `coef` if its neighbours are the common pool g's (left to it), else 0."
-    if g >= 0 and same_set(ws, u, p, g): return coef
-    push_pool(ws, u, p, rule.dest[t], coef, rule.rank_w, rule.weighted)
-    return 0.0
-
 @register_rule(ReliefFRule)
 def _relieff_update(rule, b, i, ws, u, spec):
     """Hits with −1, misses with P(C)/(1 − P(class(R))), each pool's neighbours averaged, eqs. (1)–(3). With a
     common pool g, its neighbours count once as every problem's hits; a problem whose pools differ undoes it."""
     s, g, T = ws.S[u], rule.common, rule.cls.shape[1]
+    idx, cnt, pos, ej, ea, ec, ne = ws.idx[u], ws.cnt[u], ws.pos, ws.ej, ws.ea, ws.ec, ws.ne   # the arrays, once
+    rw, wt = rule.rank_w, rule.weighted
     if g >= 0:
         mark_pool(ws, u, g, -2)
-        push_pool(ws, u, g, rule.dest[T], -rule.cw, rule.rank_w, rule.weighted)
+        push_rows(ej, ea, ec, ne, idx[g], cnt[g], rule.dest[T], -rule.cw, rw, wt)
     for t in range(T):
-        hp = rule.base[t] + rule.cls[s, t]
-        shared = _push_problem(rule, ws, u, t, hp, -1.0, g)
-        for p in range(rule.base[t], rule.base[t] + rule.ncls[t]):
-            if p == hp: continue
-            coef = rule.prior[p] / (1.0 - rule.prior[hp]) if rule.ncls[t] > 2 else 1.0
-            shared += _push_problem(rule, ws, u, t, p, coef, g)
-        if g >= 0 and shared != -1.0: push_pool(ws, u, g, rule.dest[t], shared + 1.0, rule.rank_w, rule.weighted)
+        hp, shared = rule.base[t] + rule.cls[s, t], 0.0
+        for q in range(-1, rule.ncls[t]):                       # the hits first, then each class's misses
+            p = hp if q < 0 else rule.base[t] + q
+            if q >= 0 and p == hp: continue
+            coef = -1.0 if q < 0 else rule.prior[p] / (1.0 - rule.prior[hp]) if rule.ncls[t] > 2 else 1.0
+            if g >= 0 and same_rows(pos, idx, cnt, p, g): shared += coef    # left to the common pool's push
+            else: push_rows(ej, ea, ec, ne, idx[p], cnt[p], rule.dest[t], coef, rw, wt)
+        if g >= 0 and shared != -1.0: push_rows(ej, ea, ec, ne, idx[g], cnt[g], rule.dest[t], shared + 1.0, rw, wt)
     if g >= 0: mark_pool(ws, u, g, -1)
     flush(rule.acc[b], ws, u, spec)
 
