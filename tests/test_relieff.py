@@ -144,6 +144,7 @@ def test_sampling_and_k_larger_than_pool():
     (dict(n_neighbors=-3), None, "n_neighbors"),
     (dict(n_samples=1000), None, "n_samples"),
     (dict(metric="euclid"), None, "metric"),
+    (dict(store_label_weights="yes"), None, "store_label_weights"),
     ({}, "one_class", "single class"),
     ({}, "nan_y", "NaN"),
     ({}, "short_y", "entries"),

@@ -292,5 +292,19 @@ def test_bad_input():
     with pytest.raises(ValueError, match="generation"): LCFS(generation="or").fit(X, Y6)
     with pytest.raises(ValueError, match="unknown LCFS preset"): LCFS.preset("RS-B")
     with pytest.raises(ValueError, match="scorer"): BinaryRelevanceRanker(scorer="relieff").fit(X, Y6)
+    with pytest.raises(ValueError, match="store_label_weights"): BinaryRelevanceRanker(store_label_weights=1.5).fit(X, Y6)
+    with pytest.raises(ValueError, match="store_label_weights"): LCFS(store_label_weights="no").fit(X, Y6)
     with pytest.raises(ValueError, match="only 0 and 1"): BinaryRelevanceRanker().fit(X, Y6 * 2)
     with pytest.raises(ValueError, match="BinaryRelevanceRanker"): InfoGain().fit(X, Y6)
+
+
+def test_label_weights_follow_the_last_fit():
+    "label_weights_ exists after a fit that keeps them and is gone after a refit that does not (no stale rows)."
+    rng = np.random.default_rng(7)
+    X = rng.random((40, 4)); Y = (X[:, :3] + 0.3 * rng.random((40, 3)) > 0.6).astype(np.uint8)
+    for est in (BinaryRelevanceRanker(ReliefF(n_neighbors=5), store_label_weights=True), ReliefF(n_neighbors=5, store_label_weights=True)):
+        kept = est.fit(X, Y).label_weights_.copy()
+        assert kept.shape == (3, 4)
+        w = est.set_params(store_label_weights=False).fit(X, Y).weights_
+        assert not hasattr(est, "label_weights_")
+        np.testing.assert_allclose(w, kept.mean(0), rtol=0, atol=1e-12)
