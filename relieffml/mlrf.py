@@ -17,7 +17,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
 from .config import NJIT, NJIT_PARALLEL, n_blocks, numba_threads
 from .distances import METRICS
-from .neighbors import pool_spec, register_rule, run_search, push_rows, flush, prepare_data
+from .neighbors import pool_spec, register_rule, run_search, direct_row, push_pools, flush, prepare_data
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, rank_features
 
 # %% ../nbs/14_mlrf.ipynb #166b4003
@@ -88,11 +88,14 @@ def _mlrf_update(rule, b, i, ws, u, spec):
     for l in range(Y.shape[1]):
         if Y[s, l] != 0: cin += rule.counts[l]
         else: cout += rule.counts[l]
-    idx, cnt, ej, ea, ec, ne = ws.idx[u], ws.cnt[u], ws.ej, ws.ea, ws.ec, ws.ne
-    for l in range(Y.shape[1]):
+    cnt, Q = ws.cnt[u], Y.shape[1]
+    pools, accs, coefs, m = np.empty(Q, np.int64), np.zeros(Q, np.int64), np.empty(Q), 0   # the plan, accumulator 0
+    for l in range(Q):
         if cnt[l] == 0: continue                 # empty pool (a label only s has, or nobody has)
         coef = -rule.counts[l] / cin if Y[s, l] != 0 else rule.counts[l] / cout
-        push_rows(ej, ea, ec, ne, idx[l], cnt[l], 0, rule.omega[s] * coef, rule.ones, False)
+        pools[m] = l; coefs[m] = rule.omega[s] * coef; m += 1
+    cd = direct_row(ws, u, cnt.sum(), 0, spec)     # many neighbours: shares straight into the tile's one pass
+    push_pools(ws.ej, ws.ea, ws.ec, ws.ne, cd, ws.idx[u], cnt, pools[:m], accs[:m], coefs[:m], rule.ones, False)
     flush(rule.acc[b], ws, u, spec)
 
 # %% ../nbs/14_mlrf.ipynb #67bd1b65

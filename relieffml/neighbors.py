@@ -9,8 +9,9 @@ __all__ = ['naive_weka_sort', 'naive_knn_pools', 'exact_distance', 'exact_row_di
            'weka_sort_index', 'Workspace', 'PoolSpec', 'knn_workspace', 'scan_entrants', 'has_numeric', 'near_tie_tol',
            'pool_members', 'pool_spec', 'spec_shape', 'load_row', 'load_tile', 'knn_tile', 'apply_rule',
            'register_rule', 'tile_done', 'block_driver', 'run_blocks', 'StoreNeighbors', 'push', 'push_rows',
-           'push_pool', 'mark_pool', 'same_rows', 'same_set', 'add_row_diffs', 'flush', 'list_driver', 'run_lists',
-           'run_search', 'run_given', 'prepare_data', 'knn_pools', 'knn_query', 'neighbors_all', 'mutual_mask']
+           'push_pool', 'mark_pool', 'same_rows', 'same_set', 'add_row_diffs', 'direct_row', 'push_pools', 'flush',
+           'list_driver', 'run_lists', 'run_search', 'run_given', 'prepare_data', 'knn_pools', 'knn_query',
+           'neighbors_all', 'mutual_mask']
 
 # %% ../nbs/02_neighbors.ipynb #feb21188
 import numpy as np
@@ -598,22 +599,24 @@ def push(ws, j, a, c):
     ws.ej[n] = j; ws.ea[n] = a; ws.ec[n] = c; ws.ne[0] = n + 1
 
 # Array arguments, not the workspace: numba's IR inlining (inline='always') of a helper that takes the
-# Workspace tuple cost about 150 ns per call, 18 ns per push at Q = 500 (1.5 ns with the arrays).
+# Workspace tuple cost about 150 ns per call, 18 ns per push at Q = 500 (1.5 ns with the arrays). The pool is
+# a row of the 2-D `idx`, not a view `idx[p]` made per call.
 @numba.njit(**NJIT)
-def push_rows(ej, ea, ec, ne, idx, c, a, coef, rank_w, weighted):
-    "Push neighbours `idx[:c]` to accumulator a with `coef` times 1/c or their normalised rank weight (eq. 3 of ReliefF)."
+def push_rows(ej, ea, ec, ne, idx, cnt, p, a, coef, rank_w, weighted):
+    "Push pool p's neighbours `idx[p, :cnt[p]]` to accumulator a with `coef` times 1/c or their normalised rank weight (eq. 3 of ReliefF)."
+    c = cnt[p]
     if c == 0: return
     norm = 0.0
     for r in range(c): norm += rank_w[r]
     n = ne[0]
     for r in range(c):
-        ej[n] = idx[r]; ea[n] = a; ec[n] = coef * (rank_w[r] / norm if weighted else 1.0 / c); n += 1
+        ej[n] = idx[p, r]; ea[n] = a; ec[n] = coef * (rank_w[r] / norm if weighted else 1.0 / c); n += 1
     ne[0] = n
 
 @numba.njit(**NJIT)
 def push_pool(ws, u, p, a, coef, rank_w, weighted):
     "Push pool p's neighbours of tile slot u: `push_rows` on the workspace's arrays."
-    push_rows(ws.ej, ws.ea, ws.ec, ws.ne, ws.idx[u, p], ws.cnt[u, p], a, coef, rank_w, weighted)
+    push_rows(ws.ej, ws.ea, ws.ec, ws.ne, ws.idx[u], ws.cnt[u], p, a, coef, rank_w, weighted)
 
 # %% ../nbs/02_neighbors.ipynb #d4ee0c96
 @numba.njit(inline='always', **NJIT)
@@ -669,15 +672,41 @@ def _zero_baselines(acc, ws, u, n, spec):
 
 # %% ../nbs/02_neighbors.ipynb #ae394f24
 @numba.njit(**NJIT)
+def _deferrable(ws, n, spec):
+    "Whether `n` contributions to one accumulator are many enough, and the rows and differences plain enough, for the tile's one pass."
+    return ws.nt[0] > 0 and spec.indptr.shape[0] == 0 and spec.dmode <= 1 and 8 * n >= ws.cd.shape[1]
+
+@numba.njit(**NJIT)
 def _defer(ws, u, n, spec):
     "Whether tile slot u's `n` contributions go to `ws.cd` for the tile's one pass: dense rows, plain differences, one accumulator, many neighbours."
-    if ws.nt[0] == 0 or spec.indptr.shape[0] > 0 or spec.dmode > 1 or 8 * n < ws.cd.shape[1]: return False
+    if not _deferrable(ws, n, spec): return False
     a0 = ws.ea[0]
     for e in range(n):
         if ws.ea[e] != a0: return False
     for e in range(n): ws.cd[u, ws.ej[e]] += ws.ec[e]
     ws.ta[u] = a0
     return True
+
+# %% ../nbs/02_neighbors.ipynb #1fe715d3
+@numba.njit(**NJIT)
+def direct_row(ws, u, n, a, spec):
+    "Tile slot u's coefficient row `ws.cd[u]` when its `n` contributions, all to accumulator a, pass `_defer`'s test; else an empty row."
+    if not _deferrable(ws, n, spec): return ws.cd[u, :0]
+    ws.ta[u] = a
+    return ws.cd[u]
+
+@numba.njit(**NJIT)
+def push_pools(ej, ea, ec, ne, cd, idx, cnt, pp, pa, pc, rank_w, weighted):
+    """A sample's plan, in order: pool `pp[e]` to accumulator `pa[e]` with coefficient `pc[e]` (`push_rows`); or,
+    given a coefficient row `cd` (`direct_row`, one accumulator), each neighbour's share added to it at once."""
+    for e in range(pp.shape[0]):
+        p, coef = pp[e], pc[e]
+        c = cnt[p]
+        if c == 0: continue
+        if cd.shape[0] == 0: push_rows(ej, ea, ec, ne, idx, cnt, p, pa[e], coef, rank_w, weighted); continue
+        norm, inv = 0.0, 1.0 / c
+        for r in range(c): norm += rank_w[r]
+        for r in range(c): cd[idx[p, r]] += coef * (rank_w[r] / norm if weighted else inv)   # `push_rows`' share
 
 # %% ../nbs/02_neighbors.ipynb #0a2ead0e
 if TILE != 4: raise ImportError(f"_flush_tile is written for tiles of 4 rows (c0..c3); distances.TILE is {TILE}")

@@ -15,7 +15,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
 from .config import NJIT, n_blocks, sample_passes
 from .distances import rank_weights, METRICS
-from .neighbors import pool_spec, register_rule, run_search, push_rows, flush, prepare_data, mark_pool, same_rows
+from .neighbors import pool_spec, register_rule, run_search, direct_row, push_pools, flush, prepare_data, mark_pool, same_rows
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_label_matrix, as_class_vector, in_memory_target
 
 # %% ../nbs/03_relieff.ipynb #dcd0c75a
@@ -38,11 +38,12 @@ def _relieff_update(rule, b, i, ws, u, spec):
     """Hits with −1, misses with P(C)/(1 − P(class(R))), each pool's neighbours averaged, eqs. (1)–(3). With a
     common pool g, its neighbours count once as every problem's hits; a problem whose pools differ undoes it."""
     s, g, T = ws.S[u], rule.common, rule.cls.shape[1]
-    idx, cnt, pos, ej, ea, ec, ne = ws.idx[u], ws.cnt[u], ws.pos, ws.ej, ws.ea, ws.ec, ws.ne   # the arrays, once
-    rw, wt = rule.rank_w, rule.weighted
+    idx, cnt, pos = ws.idx[u], ws.cnt[u], ws.pos                # the arrays, once
+    L = cnt.shape[0] + T + 1                                    # the plan: at most every pool, plus the common pool per problem
+    pp, pa, pc, m = np.empty(L, np.int64), np.empty(L, np.int64), np.empty(L), 0
     if g >= 0:
         mark_pool(ws, u, g, -2)
-        push_rows(ej, ea, ec, ne, idx[g], cnt[g], rule.dest[T], -rule.cw, rw, wt)
+        pp[m], pa[m], pc[m] = g, rule.dest[T], -rule.cw; m += 1
     for t in range(T):
         hp, shared = rule.base[t] + rule.cls[s, t], 0.0
         for q in range(-1, rule.ncls[t]):                       # the hits first, then each class's misses
@@ -50,9 +51,15 @@ def _relieff_update(rule, b, i, ws, u, spec):
             if q >= 0 and p == hp: continue
             coef = -1.0 if q < 0 else rule.prior[p] / (1.0 - rule.prior[hp]) if rule.ncls[t] > 2 else 1.0
             if g >= 0 and same_rows(pos, idx, cnt, p, g): shared += coef    # left to the common pool's push
-            else: push_rows(ej, ea, ec, ne, idx[p], cnt[p], rule.dest[t], coef, rw, wt)
-        if g >= 0 and shared != -1.0: push_rows(ej, ea, ec, ne, idx[g], cnt[g], rule.dest[t], shared + 1.0, rw, wt)
+            else: pp[m], pa[m], pc[m] = p, rule.dest[t], coef; m += 1
+        if g >= 0 and shared != -1.0: pp[m], pa[m], pc[m] = g, rule.dest[t], shared + 1.0; m += 1
     if g >= 0: mark_pool(ws, u, g, -1)
+    n, a0, one = 0, -1, True
+    for e in range(m):
+        if cnt[pp[e]] == 0: continue
+        n += cnt[pp[e]]; a0 = pa[e] if a0 < 0 else a0; one = one and pa[e] == a0
+    cd = direct_row(ws, u, n, a0, spec) if one and a0 >= 0 else ws.cd[u, :0]   # one sum, eq. (5): straight to the tile's pass
+    push_pools(ws.ej, ws.ea, ws.ec, ws.ne, cd, idx, cnt, pp[:m], pa[:m], pc[:m], rule.rank_w, rule.weighted)
     flush(rule.acc[b], ws, u, spec)
 
 # %% ../nbs/03_relieff.ipynb #f44600f2

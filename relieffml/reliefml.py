@@ -15,7 +15,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
 from .config import NJIT, n_blocks
 from .distances import hamming_labels, METRICS
-from .neighbors import pool_spec, register_rule, run_search, push_rows, flush, prepare_data
+from .neighbors import pool_spec, register_rule, run_search, direct_row, push_pools, flush, prepare_data
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
 
 # %% ../nbs/10_reliefml.ipynb #07d68db5
@@ -95,9 +95,12 @@ def _reliefml_update(rule, b, i, ws, u, spec):
     r = ws.S[u]
     coefs = np.zeros(rule.Y.shape[1])
     _label_coefs(r, rule.Y, (rule.lptr, rule.lind), ws.idx[u], ws.cnt[u], rule.prior, coefs)
-    idx, cnt, ej, ea, ec, ne = ws.idx[u], ws.cnt[u], ws.ej, ws.ea, ws.ec, ws.ne
-    for l in range(rule.Y.shape[1]):
-        if coefs[l] != 0.0: push_rows(ej, ea, ec, ne, idx[l], cnt[l], 0, coefs[l], rule.ones, False)
+    cnt, Q = ws.cnt[u], rule.Y.shape[1]
+    pools, accs, m, n = np.empty(Q, np.int64), np.zeros(Q, np.int64), 0, 0   # the plan: each label pool, accumulator 0
+    for l in range(Q):
+        if coefs[l] != 0.0: pools[m] = l; coefs[m] = coefs[l]; m += 1; n += cnt[l]
+    cd = direct_row(ws, u, n, 0, spec)             # many neighbours: shares straight into the tile's one pass
+    push_pools(ws.ej, ws.ea, ws.ec, ws.ne, cd, ws.idx[u], cnt, pools[:m], accs[:m], coefs[:m], rule.ones, False)
     flush(rule.acc[b], ws, u, spec)
 
 # %% ../nbs/10_reliefml.ipynb #845649e7
