@@ -23,7 +23,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .config import NJIT, NJIT_PARALLEL, numba_threads
 from .distances import (Prepared, prepare, pair_sum, distance_mode, feature_weights_or_ones,
                                  naive_distance, METRICS)
-from .neighbors import knn_pools, knn_query, naive_knn_pools
+from .neighbors import knn_pools, knn_query, naive_knn_pools, prepare_data
 from .base import as_features, as_label_matrix, from_frame
 
 # %% ../nbs/20_lazy.ipynb #d38d734a
@@ -342,11 +342,12 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     "Validation, scaling and neighbour search shared by the lazy multi-label learners."
     _parameter_constraints = dict(LAZY_CONSTRAINTS)
     _self_excluded = False   # True when `fit` learns from leave-one-out neighbours of the training rows
+    _accept_sparse = True    # a scipy.sparse X stays sparse: the neighbour search reads its CSR rows (chapter *Sparse rows*)
 
     def fit(self, X, Y=None):
         "Validate and scale the training data, then learn the learner's statistics."
         self._validate_params()
-        Xv, info = as_features(X, self.nominal)
+        Xv, info = as_features(X, self.nominal, accept_sparse=self._accept_sparse)
         if Y is None and info['dataset'] is not None: Y = info['dataset'].Y
         if Y is None: raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None "
                                        "(pass Y, or a MultiLabelDataset as X)")
@@ -354,7 +355,7 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         self.n_neighbors_ = _neighbour_count(self)
         self._check_k(Xv.shape[0])
         self.feature_weights_ = self._check_weights(Xv.shape[1])
-        self.prep_, self.Y_ = prepare(Xv, info['nominal'], info['n_values']), Y
+        self.prep_, self.Y_ = prepare_data(Xv, info['nominal'], info['n_values']), Y
         self.n_features_in_, self.n_outputs_ = Xv.shape[1], Y.shape[1]
         self.classes_ = [np.arange(2) for _ in range(Y.shape[1])]   # KNeighborsClassifier's multi-label form
         if 'frame_columns' in info: self.feature_names_in_ = info['frame_columns']
@@ -391,7 +392,7 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return knn_query(self.prep_, Xs, self.n_neighbors_, self.metric, self.feature_weights_, n_jobs=self.n_jobs)[0][:, 0]
 
     def _train_neighbors(self)->np.ndarray:
-        N = self.prep_.Xn.shape[0]             # knn_pools never returns a row as its own neighbour
+        N = self.prep_.n_rows                  # knn_pools never returns a row as its own neighbour
         return knn_pools(self.prep_, np.arange(N), np.ones(N, np.uint8), self.n_neighbors_, self.metric,
                          self.feature_weights_, self.n_jobs)[0][:, 0]
 
@@ -545,6 +546,7 @@ class MLCWkNN(_LazyLearner):
         As in `MLkNN`; the reconstruction error is measured in the (weighted) HEOM geometry.
     """
     _parameter_constraints = {**LAZY_CONSTRAINTS, 'reg': [Interval(Real, 0, None, closed='neither')]}
+    _accept_sparse = False   # the reconstruction reads the neighbours' dense rows (`prep_.Xn`): a sparse X is densified
 
     def __init__(self, n_neighbors=10, reg=1e-3, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None):
         self.n_neighbors, self.reg, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, reg, feature_weights, metric, nominal, n_jobs

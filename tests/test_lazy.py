@@ -359,6 +359,49 @@ def test_inputs_pandas_sparse_dataset_single_row():
         assert out.dtype == np.uint8 and out.shape == (len(Xq), 3) and set(np.unique(out)) <= {0, 1}
 
 
+
+def sparse_problem(seed, n=150, d=40, q=4):
+    "A 12 % dense X with negative values, a nominal column (code 0 implicit), stored NaNs and an explicit stored 0."
+    rng = np.random.default_rng(seed)
+    X = np.where(rng.random((n, d)) < 0.12, rng.normal(size=(n, d)), 0.0)
+    X[:, 2] = np.where(rng.random(n) < 0.3, rng.integers(1, 3, n), 0)            # nominal codes 0..2
+    X[rng.random((n, d)) < 0.01] = np.nan
+    Y = (rng.random((n, q)) < 0.35).astype(np.uint8)
+    csr = sp.csr_matrix(np.nan_to_num(X, nan=7.0)); csr.data[csr.data == 7.0] = np.nan
+    csr = sp.csr_matrix((np.append(csr.data, 0.0), np.append(csr.indices, 5), np.r_[csr.indptr[:-1], csr.indptr[-1] + 1]), shape=X.shape)
+    nom = np.zeros(d, bool); nom[2] = True
+    return X, csr, Y, nom
+
+
+@pytest.mark.parametrize("Est", LEARNERS)
+@pytest.mark.parametrize("metric", ["heom", "manhattan"])
+def test_sparse_training_rows_stay_sparse(Est, metric):
+    "ML-kNN, BRkNN and DML-kNN keep a CSR X as CSR (no N×D copy) and give the dense fit's scores; MLC-WkNN densifies."
+    X, csr, Y, nom = sparse_problem(1)
+    assert csr.nnz < 0.15 * X.size and np.isnan(csr.data).any() and (csr.data == 0).sum() == 1
+    Xq = X[:30] + np.where(X[:30] != 0, 0.1, 0.0)                                # queries near training rows
+    Xq[:, 2] = X[:30, 2]
+    for w in (None, np.linspace(0.5, 1.5, X.shape[1])):
+        dense = Est(n_neighbors=5, nominal=nom, metric=metric, feature_weights=w).fit(X, Y)
+        est = Est(n_neighbors=5, nominal=nom, metric=metric, feature_weights=w).fit(csr, Y)
+        keeps = type(est) is not MLCWkNN
+        assert (est.prep_.csr is not None) == keeps and (est.prep_.Xn.shape[0] == 0) == keeps
+        np.testing.assert_allclose(est.predict_proba(sp.csr_matrix(np.nan_to_num(Xq))), dense.predict_proba(np.nan_to_num(Xq)), rtol=0, atol=1e-12)
+        np.testing.assert_array_equal(est.predict(Xq), dense.predict(Xq))
+
+
+def test_sparse_enron_as_loaded():
+    "enron's sparse ARFF loads as CSR; ML-kNN and BRkNN fitted on it predict what they predict on its dense copy."
+    ds = load_dataset("enron")
+    assert sp.issparse(ds.X)
+    tr, te = np.arange(0, 1702, 3) % 1702, np.arange(1, 1702, 5)
+    for Est in (MLkNN, BRkNN):
+        a = Est(n_neighbors=10).fit(ds.X[tr], ds.Y[tr])
+        b = Est(n_neighbors=10).fit(ds.X[tr].toarray(), ds.Y[tr])
+        assert a.prep_.csr is not None
+        np.testing.assert_array_equal(a.predict(ds.X[te]), b.predict(ds.X[te].toarray()))
+        np.testing.assert_allclose(a.predict_proba(ds.X[te]), b.predict_proba(ds.X[te].toarray()), rtol=0, atol=1e-12)
+
 def test_sklearn_integration():
     X, Y, _, nom, _ = random_problem(4, n=60, nominal=False, missing=0.0)
     for Est in (MLkNN, BRkNN, DMLkNN, MLCWkNN):
