@@ -390,6 +390,20 @@ def test_sparse_training_rows_stay_sparse(Est, metric):
         np.testing.assert_array_equal(est.predict(Xq), dense.predict(Xq))
 
 
+
+@pytest.mark.parametrize("Est", LEARNERS)
+def test_sparse_queries_in_blocks(Est, monkeypatch):
+    "A sparse query X is densified a few rows at a time: the same labels and scores as the whole dense X at once."
+    import relieffml.lazy as lazy
+    X, csr, Y, nom = sparse_problem(2)
+    est = Est(n_neighbors=4, nominal=nom).fit(csr, Y)
+    P, L = est.predict_proba(X[:40]), est.predict(X[:40])
+    monkeypatch.setattr(lazy, "QUERY_BYTES", 8 * X.shape[1] * 3)           # blocks of 3 rows: 14 blocks
+    q = sp.coo_matrix(csr[:40])                                              # any sparse format
+    np.testing.assert_array_equal(est.predict_proba(q), P)
+    np.testing.assert_array_equal(est.predict(q), L)
+    assert len(np.unique(P.round(9))) > 2                                    # the scores say something
+
 def test_sparse_enron_as_loaded():
     "enron's sparse ARFF loads as CSR; ML-kNN and BRkNN fitted on it predict what they predict on its dense copy."
     ds = load_dataset("enron")
