@@ -704,9 +704,13 @@ def push_pools(ej, ea, ec, ne, cd, idx, cnt, pp, pa, pc, rank_w, weighted):
         c = cnt[p]
         if c == 0: continue
         if cd.shape[0] == 0: push_rows(ej, ea, ec, ne, idx, cnt, p, pa[e], coef, rank_w, weighted); continue
-        norm, inv = 0.0, 1.0 / c
+        if not weighted:                              # all alike: `push_rows`' share 1/c, computed once
+            v = coef * (1.0 / c)
+            for r in range(c): cd[idx[p, r]] += v
+            continue
+        norm = 0.0
         for r in range(c): norm += rank_w[r]
-        for r in range(c): cd[idx[p, r]] += coef * (rank_w[r] / norm if weighted else inv)   # `push_rows`' share
+        for r in range(c): cd[idx[p, r]] += coef * (rank_w[r] / norm)
 
 # %% ../nbs/02_neighbors.ipynb #0a2ead0e
 if TILE != 4: raise ImportError(f"_flush_tile is written for tiles of 4 rows (c0..c3); distances.TILE is {TILE}")

@@ -403,6 +403,8 @@ def test_sparse_queries_in_blocks(Est, monkeypatch):
     np.testing.assert_array_equal(est.predict_proba(q), P)
     np.testing.assert_array_equal(est.predict(q), L)
     assert len(np.unique(P.round(9))) > 2                                    # the scores say something
+    with pytest.raises(ValueError, match="features"): est.predict(sp.csr_matrix(np.zeros((40, X.shape[1] + 1))))
+    with pytest.raises(ValueError, match="no instances"): est.predict(sp.csr_matrix((0, X.shape[1])))
 
 def test_sparse_enron_as_loaded():
     "enron's sparse ARFF loads as CSR; ML-kNN and BRkNN fitted on it predict what they predict on its dense copy."
