@@ -238,6 +238,7 @@ class Workspace(NamedTuple):
     nb: np.ndarray      # its sorted slots per row; si, sd TILE×(k+1) the sets it selects
     si: np.ndarray
     sd: np.ndarray
+    pm: np.ndarray      # P 1: the pool lacks one of the head of the candidate list (`_head_misses`)
 
 # %% ../nbs/02_neighbors.ipynb #268285be
 class PoolSpec(NamedTuple):
@@ -262,7 +263,8 @@ def knn_workspace(N, D, P, k, nd=-1):
                      np.empty(E, np.int64), np.empty(E, np.int64), np.empty(E, np.int64), np.full(N, -1, np.int64),
                      np.empty(D), np.zeros(1, np.int64), np.zeros((TILE, N)), np.full(TILE, -1, np.int64),
                      np.empty(nd, np.int64), np.empty(nd), np.empty(k, np.int64), np.empty(k),
-                     np.empty((nd, TILE)), np.empty((k + 1, TILE)), np.empty((TILE, k + 1), np.int64), np.empty((TILE, k + 1)))
+                     np.empty((nd, TILE)), np.empty((k + 1, TILE)), np.empty((TILE, k + 1), np.int64), np.empty((TILE, k + 1)),
+                     np.zeros(P, np.uint8))
 
 # %% ../nbs/02_neighbors.ipynb #ced3c6fd
 @numba.njit(**NJIT)
@@ -303,6 +305,15 @@ def _fast_pool(p, drow, G, n, theta, memb, k, tol, idx, dist, ordered):
     if theta == np.inf: return c                          # every member was on the list
     if c == k and theta - dist[k - 1] > tau * (1.0 + dist[k - 1]): return k
     return -1
+
+# %% ../nbs/02_neighbors.ipynb #5aa46691
+@numba.njit(**NJIT)
+def _head_misses(G, h, memb, pm):
+    "`pm[p]` = 1 where pool p lacks one of the candidates `G[:h]`, else 0 (membership rows read whole)."
+    pm[:] = 0
+    for r in range(h):
+        row = memb[G[r]]
+        for p in range(pm.shape[0]): pm[p] |= row[p] == 0
 
 # %% ../nbs/02_neighbors.ipynb #8d96246b
 @numba.njit(inline='always', **NJIT)
@@ -497,13 +508,19 @@ def _scan_pools(ws, t, spec, pools, tol, M, tiled=False):
     n, theta, theta2 = 0, np.inf, np.inf
     if M > 0: n, theta, theta2 = _nearest_candidates(ws.S[t], ws.drow[t], M, tol, ws.G, ws.Gs)
     fc, ne = 0, -1                                        # the pool of everyone not replayed yet
+    if M > 0: _head_misses(ws.Gs, min(n, k + 1), pools.memb, ws.pm)
+    hp = -1                                               # a large pool holding the head, its answer found
     for p in range(ws.cnt.shape[1]):
         if tiled and ws.cnt[t, p] >= 0 and tile_pool(pools.pptr[p + 1] - pools.pptr[p], k): continue
         c, done = -1, False
         large = M > 0 and (pools.pptr[p + 1] - pools.pptr[p]) * n >= 2 * (k + 1) * N   # expect 2(k+1) members on the list
-        if large:
+        if large and hp >= 0 and ws.pm[p] == 0:           # `_fast_pool` would answer as for pool hp
+            c, done = ws.cnt[t, hp], True
+            for r in range(c): ws.idx[t, p, r] = ws.idx[t, hp, r]; ws.dist[t, p, r] = ws.dist[t, hp, r]
+        elif large:
             c = _fast_pool(p, ws.drow[t], ws.Gs, n, theta2, pools.memb, k, tol, ws.idx[t, p], ws.dist[t, p], pools.ordered)
             done = c >= 0
+            if done and ws.pm[p] == 0: hp = p
             if not done and tol < 0 and not pools.ordered and pools.full >= 0 and p != pools.full:
                 if ne < 0: fc, ne = scan_entrants(ws.S[t], ws.drow[t], ws.Xs[t], spec, pools.pids[pools.pptr[pools.full]:
                                                   pools.pptr[pools.full + 1]], k, tol, ws.fi, ws.fd, ws.E, ws.ed, 0)
