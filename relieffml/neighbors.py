@@ -446,13 +446,15 @@ def _tile_pools(ws, pools, tol):
     members not farther than each row's k-th, into `ws.idx`, `ws.dist`, `ws.cnt`; count −1 where the k-th and
     the (k+1)-th nearly tie (Weka's scan decides, in `_scan_pools`)."""
     N, k, tau, dT = ws.drow.shape[1], pools.k, max(tol, 0.0), ws.dT
-    for t in range(TILE):
-        for j in range(N): dT[j, t] = ws.drow[t, j]
-        if ws.S[t] >= 0: dT[ws.S[t], t] = np.inf                # the row itself is no candidate
-    th = np.empty(TILE)
+    th, ready = np.empty(TILE), False
     for p in range(pools.pptr.shape[0] - 1):
         lo, hi = pools.pptr[p], pools.pptr[p + 1]
         if not tile_pool(hi - lo, k): continue
+        if not ready:                                           # the rows side by side, once a pool needs them
+            for t in range(TILE):
+                for j in range(N): dT[j, t] = ws.drow[t, j]
+                if ws.S[t] >= 0: dT[ws.S[t], t] = np.inf        # the row itself is no candidate
+            ready = True
         _network(dT, pools.pids, lo, hi, k, ws.nb)
         for t in range(TILE):
             w, out = ws.nb[k - 1, t], ws.nb[k, t]
