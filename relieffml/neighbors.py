@@ -475,6 +475,14 @@ def _tile_pools(ws, pools, tol):
             for r in range(c): ws.idx[t, p, r] = ws.si[t, r]; ws.dist[t, p, r] = ws.sd[t, r]
 
 # %% ../nbs/02_neighbors.ipynb #b63bb20d
+@numba.njit(inline='always', **NJIT)
+def _enter(si, sd, c, wt, k, j, d):
+    "Store row j at distance d where Weka's scan puts it (a free slot, else the first worst `wt`): the new (c, wt, wd)."
+    t = c if c < k else wt
+    si[t] = j; sd[t] = d; c = min(c + 1, k)
+    wt = first_worst(sd, k) if c == k else 0
+    return c, wt, (sd[wt] if c == k else np.inf)
+
 @numba.njit(**NJIT)
 def scan_entrants(s, drow, xs, spec, members, k, tol, si, sd, out_i, out_d, n):
     """Weka's scan, from empty and on exact distances (from `spec.Xn` rows when tol ≥ 0), of the rows `members`
@@ -486,12 +494,9 @@ def scan_entrants(s, drow, xs, spec, members, k, tol, si, sd, out_i, out_d, n):
         d = drow[j]
         if c == k and tol >= 0 and d > wd + tol * (1.0 + wd): continue    # clearly not closer than the worst
         if tol >= 0: d = exact_distance(xs, spec.Xn[j], spec)
-        if c < k:
-            t = c; c += 1
-        elif d < wd: t = wt
-        else: continue
-        si[t] = j; sd[t] = d; out_i[n] = j; out_d[n] = d; n += 1
-        if c == k: wt = first_worst(sd, k); wd = sd[wt]
+        if c == k and d >= wd: continue
+        c, wt, wd = _enter(si, sd, c, wt, k, j, d)
+        out_i[n] = j; out_d[n] = d; n += 1
     return c, n
 
 @numba.njit(inline='always', **NJIT)
@@ -500,6 +505,28 @@ def _holds_entrants(memb, p, E, ne):
     for r in range(ne):
         if memb[E[r], p] == 0: return False
     return True
+
+# %% ../nbs/02_neighbors.ipynb #r3p1a7d1
+@numba.njit(inline='always', **NJIT)
+def _replay_pool(ws, t, p, pools, ne, n, theta):
+    """Weka's scan of pool p for tile row t on exact sums, from everyone's (`ws.E[:ne]`, `ws.ed`, which p does not
+    all hold) at its first entrant outside p: p's members after it until the store's worst is within θ, then
+    the candidates `ws.G[:n]`. Returns how many are stored in `ws.idx[t, p]`, `ws.dist[t, p]`."""
+    k, s, drow, si, sd = pools.k, ws.S[t], ws.drow[t], ws.idx[t, p], ws.dist[t, p]
+    lo, hi = pools.pptr[p], pools.pptr[p + 1]
+    c, wt, wd, r = 0, 0, np.inf, 0
+    while pools.memb[ws.E[r], p] != 0:                     # the common part of the two scans
+        c, wt, wd = _enter(si, sd, c, wt, k, ws.E[r], ws.ed[r]); r += 1
+    last = ws.E[r]
+    u = lo + np.searchsorted(pools.pids[lo:hi], last)
+    while u < hi and (c < k or wd > theta):                # members that may enter from beyond θ
+        j = pools.pids[u]; u += 1; last = j
+        if j != s and (c < k or drow[j] < wd): c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
+    if u < hi:
+        for g in range(np.searchsorted(ws.G[:n], last, 'right'), n):
+            j = ws.G[g]
+            if pools.memb[j, p] != 0 and drow[j] < wd: c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
+    return c
 
 # %% ../nbs/02_neighbors.ipynb #67ceb5a1
 @numba.njit(**NJIT)
@@ -527,8 +554,10 @@ def _scan_pools(ws, t, spec, pools, tol, M, tiled=False):
                 if ne < 0: fc, ne = scan_entrants(ws.S[t], ws.drow[t], ws.Xs[t], spec, pools.pids[pools.pptr[pools.full]:
                                                   pools.pptr[pools.full + 1]], k, tol, ws.fi, ws.fd, ws.E, ws.ed, 0)
                 if _holds_entrants(pools.memb, p, ws.E, ne):   # the same scan: everyone's set
-                    c, done = fc, True
+                    c = fc
                     for r in range(fc): ws.idx[t, p, r] = ws.fi[r]; ws.dist[t, p, r] = ws.fd[r]
+                else: c = _replay_pool(ws, t, p, pools, ne, n, theta)
+                done = True
             if not done and theta < np.inf: c = _scan_pruned(ws, t, p, n, theta, pools, tol, spec)
         if c < 0 and not (large and theta < np.inf) and (pools.ordered or tol >= 0):   # exact sums: Weka's scan is as cheap
             if pools.ordered: c = _sorted_pool(ws, t, p, pools, tol)
