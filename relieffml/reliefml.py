@@ -45,21 +45,22 @@ def _label_distance(Y, lptr, lind, r, j):
 
 # %% ../nbs/10_reliefml.ipynb #ab35d602
 @numba.njit(**NJIT)
-def _all_label_distances(Y, lptr, lind, r):
-    "Q · d_L(r, j) of every row j, in one pass over the label lists (in row order, where the lists lie)."
-    out = np.empty(Y.shape[0], np.int64)
-    nr = lptr[r + 1] - lptr[r]
-    for j in range(Y.shape[0]):
-        inter = 0
-        for t in range(lptr[j], lptr[j + 1]): inter += Y[r, lind[t]]
-        out[j] = nr + lptr[j + 1] - lptr[j] - 2 * inter
+def _all_label_distances(lptr, lind, cptr, cind, r):
+    """Q · d_L(r, j) of every row j as |y_r| + |y_j| − 2|y_r ∩ y_j|: the intersections counted over the rows of r's
+    labels (`cptr`, `cind`: `label_sets` of Yᵀ), O(N + their number) instead of every row's label list."""
+    N, nr = lptr.shape[0] - 1, lptr[r + 1] - lptr[r]
+    out = np.empty(N, np.int64)
+    for j in range(N): out[j] = nr + lptr[j + 1] - lptr[j]
+    for t in range(lptr[r], lptr[r + 1]):
+        l = lind[t]
+        for u in range(cptr[l], cptr[l + 1]): out[cind[u]] -= 2
     return out
 
 # %% ../nbs/10_reliefml.ipynb #1704ab39
 @numba.njit(inline='always', **NJIT)
 def _label_coefs(r, Y, lab, idx, cnt, prior, coefs):
-    """Per-label factor of eq. (6) for sample row `r`: −prior share·(1−P_H)/(1+P_H) or +prior share·P_M. With many
-    neighbours (many labels), d_L to every row at once: the same values, read sequentially instead of row by row."""
+    """Per-label factor of eq. (6) for sample row `r`: −prior share·(1−P_H)/(1+P_H) or +prior share·P_M; `lab` the
+    label lists of the rows and the row lists of the labels. With many neighbours (many labels): d_L to every row."""
     Q = Y.shape[1]
     s_rel, s_irr = 0.0, 0.0
     for l in range(Q):
@@ -68,7 +69,7 @@ def _label_coefs(r, Y, lab, idx, cnt, prior, coefs):
     pairs = 0
     for l in range(Q): pairs += cnt[l]
     dense = 4 * pairs >= Y.shape[0]
-    sym = _all_label_distances(Y, lab[0], lab[1], r) if dense else np.empty(0, np.int64)
+    sym = _all_label_distances(*lab, r) if dense else np.empty(0, np.int64)
     for l in range(Q):
         c = cnt[l]
         coefs[l] = 0.0
@@ -86,6 +87,8 @@ class ReliefFMLRule(NamedTuple):
     Y: np.ndarray       # N×Q uint8 labels
     lptr: np.ndarray    # N+1 and
     lind: np.ndarray    # the relevant labels of each row (`label_sets`)
+    cptr: np.ndarray    # Q+1 and
+    cind: np.ndarray    # the rows of each label (`label_sets` of Yᵀ)
     prior: np.ndarray   # Q smoothed label priors, eq. (1)
     ones: np.ndarray    # k unit rank weights
 
@@ -94,7 +97,7 @@ def _reliefml_update(rule, b, i, ws, u, spec):
     "Eq. (6) for one sample: per-label factors from its neighbours' label sets, then each label pool's differences."
     r = ws.S[u]
     coefs = np.zeros(rule.Y.shape[1])
-    _label_coefs(r, rule.Y, (rule.lptr, rule.lind), ws.idx[u], ws.cnt[u], rule.prior, coefs)
+    _label_coefs(r, rule.Y, (rule.lptr, rule.lind, rule.cptr, rule.cind), ws.idx[u], ws.cnt[u], rule.prior, coefs)
     cnt, Q = ws.cnt[u], rule.Y.shape[1]
     pools, accs, m, n = np.empty(Q, np.int64), np.zeros(Q, np.int64), 0, 0   # the plan: each label pool, accumulator 0
     for l in range(Q):
@@ -111,7 +114,8 @@ def reliefml_weights(X, Y, nominal, n_values=None, k=10, samples=None, s=1.0, me
     samples = np.arange(N, dtype=np.int64) if samples is None else np.ascontiguousarray(samples, np.int64)
     Y = np.ascontiguousarray(Y, np.uint8)
     ps = pool_spec(Y, k, ordered=False)          # every neighbour weighs 1/k: each pool's set is enough
-    rule = ReliefFMLRule(np.zeros((n_blocks(len(samples)), 1, D)), Y, *label_sets(Y), label_priors(Y, s), np.ones(ps.k))
+    rule = ReliefFMLRule(np.zeros((n_blocks(len(samples)), 1, D)), Y, *label_sets(Y), *label_sets(np.ascontiguousarray(Y.T)),
+                         label_priors(Y, s), np.ones(ps.k))
     run_search(pr, samples, ps, rule, metric, None, n_jobs)
     return rule.acc.sum((0, 1)) / len(samples)
 
