@@ -25,6 +25,7 @@ from .config import NJIT, NJIT_PARALLEL, numba_threads
 from .distances import (Prepared, prepare, pair_sum, distance_mode, feature_weights_or_ones,
                                  naive_distance, METRICS)
 from .neighbors import knn_pools, knn_query, naive_knn_pools, prepare_data
+from .sparse import densify
 from .base import as_features, as_label_matrix, from_frame
 
 # %% ../nbs/20_lazy.ipynb #d38d734a
@@ -268,15 +269,21 @@ def _mlcw_driver(Xq, Xn, idx, is_nominal, nomf, missnom, w, mode, reg, alpha):
         _simplex_qp(G, alpha[i])
 
 def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=None)->np.ndarray:
-    "Reconstruction weights α (n×k) of eq. (9) for scaled query rows `Xs` and their neighbours `idx`."
+    "Reconstruction weights α (n×k) of eq. (9) for scaled query rows `Xs` and their neighbours `idx` (sparse X: rows expanded as needed)."
     w = feature_weights_or_ones(weights, prep.Xn.shape[1])
     Xs = np.ascontiguousarray(Xs, dtype=np.float64)
     _check_gram_range(Xs, w)
     mode = distance_mode(prep, 2, weights is not None, prep.has_missing or bool(np.isnan(Xs).any()))
-    alpha = np.empty(idx.shape, np.float64)
-    with numba_threads(n_jobs):
-        _mlcw_driver(Xs, prep.Xn, np.ascontiguousarray(idx, np.int64), prep.is_nominal, prep.is_nominal.astype(np.float64),
-                     prep.missing_nominal, w, mode, float(reg), alpha)
+    alpha, idx = np.empty(idx.shape, np.float64), np.ascontiguousarray(idx, np.int64)
+    B = max(1, idx.shape[0]) if prep.csr is None else max(1, QUERY_BYTES // (8 * idx.shape[1] * max(1, w.shape[0])))
+    for lo in range(0, idx.shape[0], B):                  # sparse X: the block's neighbours expanded, at most QUERY_BYTES
+        nb, Xn = idx[lo:lo + B], prep.Xn
+        if prep.csr is not None:
+            rows, inv = np.unique(nb, return_inverse=True)
+            nb, Xn = inv.reshape(nb.shape).astype(np.int64), densify(prep, rows)
+        with numba_threads(n_jobs):
+            _mlcw_driver(Xs[lo:lo + B], Xn, nb, prep.is_nominal, prep.is_nominal.astype(np.float64),
+                         prep.missing_nominal, w, mode, float(reg), alpha[lo:lo + B])
     return alpha
 
 # %% ../nbs/20_lazy.ipynb #e194cd30
@@ -557,7 +564,6 @@ class MLCWkNN(_LazyLearner):
         As in `MLkNN`; the reconstruction error is measured in the (weighted) HEOM geometry.
     """
     _parameter_constraints = {**LAZY_CONSTRAINTS, 'reg': [Interval(Real, 0, None, closed='neither')]}
-    _accept_sparse = False   # the reconstruction reads the neighbours' dense rows (`prep_.Xn`): a sparse X is densified
 
     def __init__(self, n_neighbors=10, reg=1e-3, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None):
         self.n_neighbors, self.reg, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, reg, feature_weights, metric, nominal, n_jobs

@@ -62,9 +62,9 @@ def prepare_input(X, nominal, n_values=None)->Prepared:
     return prepare_sparse(X, nominal, n_values) if sp.issparse(X) else prepare(X, nominal, n_values)
 
 # %% ../nbs/01b_sparse.ipynb #9404d0bd
-def densify(prep:Prepared)->np.ndarray:
-    "The dense scaled N×D rows of a sparse `Prepared` (implicit entries = `zero`): the naive reference's input."
-    csr = prep.csr
+def densify(prep:Prepared, rows=None)->np.ndarray:
+    "The dense scaled rows `rows` (default: all N) of a sparse `Prepared` (implicit entries = `zero`): the naive reference's input."
+    csr = prep.csr if rows is None else prep.csr[np.asarray(rows, np.int64)]
     out = np.repeat(prep.zero[None, :], csr.shape[0], axis=0)
     out[np.repeat(np.arange(csr.shape[0]), np.diff(csr.indptr)), csr.indices] = csr.data
     return out

@@ -383,7 +383,7 @@ def test_every_ranker_gives_the_dense_weights_on_sparse_input(i, monkeypatch):
 
 @pytest.mark.parametrize("name", ["MLkNN", "BRkNN", "DMLkNN", "MLCWkNN"])
 def test_lazy_learners_accept_sparse_training_and_query_rows(name):
-    "The lazy learners accept CSR training and query rows and give the dense answer (they densify them, for now)."
+    "The lazy learners accept CSR training and query rows and give the dense answer."
     from relieffml import lazy
     X, Y, _, _ = _ranker_problem()
     w = np.linspace(0.5, 1.5, X.shape[1])
