@@ -276,14 +276,14 @@ def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=No
     mode = distance_mode(prep, 2, weights is not None, prep.has_missing or bool(np.isnan(Xs).any()))
     alpha, idx = np.empty(idx.shape, np.float64), np.ascontiguousarray(idx, np.int64)
     B = max(1, idx.shape[0]) if prep.csr is None else max(1, QUERY_BYTES // (8 * idx.shape[1] * max(1, w.shape[0])))
-    for lo in range(0, idx.shape[0], B):                  # sparse X: the block's neighbours expanded, at most QUERY_BYTES
-        nb, Xn = idx[lo:lo + B], prep.Xn
-        if prep.csr is not None:
-            rows, inv = np.unique(nb, return_inverse=True)
-            nb, Xn = inv.reshape(nb.shape).astype(np.int64), densify(prep, rows)
-        with numba_threads(n_jobs):
-            _mlcw_driver(Xs[lo:lo + B], Xn, nb, prep.is_nominal, prep.is_nominal.astype(np.float64),
-                         prep.missing_nominal, w, mode, float(reg), alpha[lo:lo + B])
+    nomf = prep.is_nominal.astype(np.float64)
+    with numba_threads(n_jobs):
+        for lo in range(0, idx.shape[0], B):              # sparse X: the block's neighbours expanded, at most QUERY_BYTES
+            nb, Xn = idx[lo:lo + B], prep.Xn
+            if prep.csr is not None:
+                rows, inv = np.unique(nb, return_inverse=True)
+                nb, Xn = inv.reshape(nb.shape).astype(np.int64), densify(prep, rows)
+            _mlcw_driver(Xs[lo:lo + B], Xn, nb, prep.is_nominal, nomf, prep.missing_nominal, w, mode, float(reg), alpha[lo:lo + B])
     return alpha
 
 # %% ../nbs/20_lazy.ipynb #e194cd30
