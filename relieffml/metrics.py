@@ -110,13 +110,16 @@ def _naive_ranking(Yt, S, ties:str="pessimistic")->dict:
                     + w * sum(s[z] == s[y] and not t[z] for z in range(len(s))) for y in rel}   # at or above y
         top = [y for y in range(len(s)) if s[y] == s.max()]
         bad_top = [not t[y] for y in top]
-        out["one_error"] += 0. if not len(rel) else {1.: any(bad_top), .5: np.mean(bad_top), 0.: all(bad_top)}[w]
+        out["one_error"] += float(ties == "mulan") if not len(rel) else {1.: any(bad_top), .5: np.mean(bad_top), 0.: all(bad_top)}[w]
         out["coverage"] += max(above.values()) - 1 if len(rel) else 0
         if len(rel) == 0 or len(irr) == 0:
-            out["average_precision"] += 1.; continue
+            out["average_precision"] += 1. if len(rel) or ties != "mulan" else 0.; continue
         out["ranking_loss"] += sum(1. if s[a] < s[b] else w if s[a] == s[b] else 0. for a in rel for b in irr) / (len(rel) * len(irr))
         out["average_precision"] += np.mean([sum(s[z] >= s[y] for z in rel) / above[y] for y in rel])
-    return {k: v / len(Yt) for k, v in out.items()}
+    res = {k: v / len(Yt) for k, v in out.items()}
+    n_ap = Yt.any(1).sum() if ties == "mulan" else len(Yt)   # Mulan: rows without a relevant label left out
+    res["average_precision"] = out["average_precision"] / n_ap if n_ap else float("nan")
+    return res
 
 # %% ../nbs/30_metrics.ipynb #cdeec228
 def _naive_pooled_auprc(Yt, S)->float:
@@ -220,12 +223,12 @@ def _ranking_input(Y_true, scores, ties:str)->tuple:
     return Yt, (_mulan_order(S) if ties == "mulan" else S), w
 
 def one_error(Y_true, scores, ties:str="pessimistic")->float:
-    "Fraction of instances whose top-scored label is irrelevant, eq. 9 (ties: see above; no relevant label: 0)."
+    "Fraction of instances whose top-scored label is irrelevant, eq. 9 (ties: see above; no relevant label: 0, 'mulan': 1)."
     Yt, S, w = _ranking_input(Y_true, scores, ties)
     top = S == S.max(1, keepdims=True)
     n_top, n_bad = top.sum(1), (top & ~Yt).sum(1)
     err = {1.: n_bad > 0, .5: n_bad / n_top, 0.: n_bad == n_top}[w]
-    return float(np.where(Yt.any(1), err, 0.).mean())
+    return float(np.where(Yt.any(1), err, float(ties == "mulan")).mean())
 
 def coverage(Y_true, scores, ties:str="pessimistic")->float:
     "Mean number of steps down the ranking to cover all relevant labels, eq. 10 (Mulan; = coverage_error - 1)."
@@ -243,12 +246,14 @@ def ranking_loss(Y_true, scores, ties:str="pessimistic")->float:
     return float(_ratio(bad, n_rel * n_irr, 0.).mean())
 
 def average_precision(Y_true, scores, ties:str="pessimistic")->float:
-    "Label ranking average precision, eq. 12 (rows with no or all labels relevant score 1)."
+    "Label ranking average precision, eq. 12 (rows with no or all labels relevant score 1; 'mulan': rows with none left out)."
     Yt, S, w = _ranking_input(Y_true, scores, ties)
     above, n_ge_rel, _ = _above(Yt, S, w)
     n_rel, n_irr = Yt.sum(1), (~Yt).sum(1)
     ap = np.where(Yt, n_ge_rel / np.where(Yt, above, 1), 0).sum(1) / np.maximum(n_rel, 1)
-    return float(np.where((n_rel == 0) | (n_irr == 0), 1., ap).mean())
+    ap = np.where((n_rel == 0) | (n_irr == 0), 1., ap)
+    if ties == "mulan": ap = ap[n_rel > 0]                # Mulan's mean over rows with a relevant label (none: NaN)
+    return float(ap.mean()) if ap.size else float("nan")
 
 # %% ../nbs/30_metrics.ipynb #1d131d4e
 def pooled_auprc(Y_true, scores)->float:

@@ -277,7 +277,8 @@ def test_pessimistic_is_sklearn_and_untied_scores_ignore_ties(seed):
     Su = S + np.random.default_rng(seed).permutation(S.size).reshape(S.shape) * 1e-6   # no ties left
     for fn in RANKING.values():
         vals = [fn(Yt, Su, ties=t) for t in ("pessimistic", "average", "optimistic", "mulan")]
-        assert vals == pytest.approx([vals[0]] * 4, abs=1e-12)
+        if not Yt.any(1).all(): vals = vals[:3]        # "mulan" also takes Mulan's rules for rows without a relevant label
+        assert vals == pytest.approx([vals[0]] * len(vals), abs=1e-12)
 
 
 def test_ties_by_hand():
