@@ -8,7 +8,7 @@ Docs: https://relieffml.github.io/relieffml/lazy.html.md"""
 __all__ = ['QUERY_BYTES', 'LAZY_CONSTRAINTS', 'naive_query_neighbors', 'naive_train_neighbors', 'naive_mlknn', 'naive_brknn',
            'naive_dmlknn', 'naive_simplex_qp', 'naive_mlcw_alpha', 'naive_mlcwknn', 'label_counts', 'mlknn_tables',
            'mlknn_joint', 'brknn_decide', 'count_patterns', 'dml_match_counts', 'mlcw_weights', 'MLkNN', 'BRkNN',
-           'DMLkNN', 'MLCWkNN']
+           'DMLkNN', 'MLCWkNN', 'weka_neighbors', 'JavaRandom', 'mulan_brknn_scores', 'mulan_brknn_decide']
 
 # %% ../nbs/20_lazy.ipynb #7c1b2807
 from numbers import Integral, Real
@@ -289,14 +289,18 @@ def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=No
 # %% ../nbs/20_lazy.ipynb #e194cd30
 QUERY_BYTES = 64 * 2**20   # a sparse query X is densified in blocks of rows of at most this many bytes
 
+def _is_dataset(X)->bool:
+    "X is a `MultiLabelDataset` (or quacks like one)."
+    return hasattr(X, 'X') and hasattr(X, 'Y') and hasattr(X, 'nominal')
+
 def _as_query(X, n_features:int, names=None, name:str='the learner')->np.ndarray:
     "Validated float64 query rows (NumPy, pandas, sparse or a dataset) with `n_features` columns (named `names`)."
-    if hasattr(X, 'X') and hasattr(X, 'Y') and hasattr(X, 'nominal'): X = X.X
-    elif isinstance(X, pd.DataFrame):
+    if _is_dataset(X): X = X.X
+    if isinstance(X, pd.DataFrame):
         if names is not None and [str(c) for c in X.columns] != [str(c) for c in names]:
             raise ValueError(f"X has columns {list(X.columns)[:5]}…, but the learner was fitted with {list(names)[:5]}…")
         X = from_frame(X)[0]
-    elif sp.issparse(X): X = X.toarray()
+    if sp.issparse(X): X = X.toarray()
     try: X = np.asarray(X, dtype=np.float64)
     except (TypeError, ValueError) as e: raise ValueError(f"X must be numeric (NaN for missing values): {e}") from None
     if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got shape {X.shape}; Reshape your data with X.reshape(1, -1) for one instance")
@@ -337,6 +341,7 @@ LAZY_CONSTRAINTS = {
     'metric': [StrOptions(set(METRICS))],
     'nominal': [StrOptions({'auto'}), 'array-like'],
     'n_jobs': [None, Integral],
+    'ties': [StrOptions({'relieff', 'mulan'})],   # neighbour ties: the scan rule, or Mulan's conventions
 }
 
 # %% ../nbs/20_lazy.ipynb #11a1e2df
@@ -352,6 +357,7 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     "Validation, scaling and neighbour search shared by the lazy multi-label learners."
     _parameter_constraints = dict(LAZY_CONSTRAINTS)
     _self_excluded = False   # True when `fit` learns from leave-one-out neighbours of the training rows
+    _whole_lists = False     # ties='mulan': True when the learner counts every returned neighbour (BRkNN), else the first k
     _accept_sparse = True    # a scipy.sparse X stays sparse: the neighbour search reads its CSR rows (chapter *Sparse rows*)
 
     def fit(self, X, Y=None):
@@ -384,6 +390,7 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def _by_blocks(self, X, fn):
         "`fn` of the scaled query rows, each row on its own: a sparse X is densified at most `QUERY_BYTES` at a time."
+        if _is_dataset(X): X = X.X                     # a data set's X may be sparse
         if sp.issparse(X):
             X = sp.csr_matrix(X)
             B = max(1, QUERY_BYTES // (8 * max(1, X.shape[1])))
@@ -407,9 +414,16 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return _scaled_query(self.prep_, _as_query(X, self.n_features_in_, getattr(self, 'feature_names_in_', None), type(self).__name__))
 
     def _query_neighbors(self, Xs)->np.ndarray:
+        if self.ties == 'mulan': return self._mulan_lists(Xs)
         return knn_query(self.prep_, Xs, self.n_neighbors_, self.metric, self.feature_weights_, n_jobs=self.n_jobs)[0][:, 0]
 
+    def _mulan_lists(self, Xs)->np.ndarray:
+        "Weka's lists (Xs None: each training row, itself left out): whole (-1 padded) or their first k."
+        idx = weka_neighbors(self.prep_, Xs, self.n_neighbors_, self.metric, self.feature_weights_, self.n_jobs)[0]
+        return idx if self._whole_lists else idx[:, :self.n_neighbors_]
+
     def _train_neighbors(self)->np.ndarray:
+        if self.ties == 'mulan': return self._mulan_lists(None)
         N = self.prep_.n_rows                  # knn_pools never returns a row as its own neighbour
         return knn_pools(self.prep_, np.arange(N), np.ones(N, np.uint8), self.n_neighbors_, self.metric,
                          self.feature_weights_, self.n_jobs)[0][:, 0]
@@ -443,6 +457,9 @@ class MLkNN(_LazyLearner):
         numba threads for the neighbour search.
     k : int or None, default=None
         Deprecated alias of `n_neighbors` (removed in the next release); when set it wins, with a FutureWarning.
+    ties : {"relieff", "mulan"}, default="relieff"
+        Neighbours tied at the k-th distance: "relieff" keeps the k found first by the scan rule (SPEC §0);
+        "mulan" uses the first k of Weka `LinearNNSearch`'s list, as Mulan (section *Mulan's conventions*).
 
     Attributes
     ----------
@@ -458,9 +475,9 @@ class MLkNN(_LazyLearner):
     _parameter_constraints = {**LAZY_CONSTRAINTS, 's': [Interval(Real, 0, None, closed='neither')]}
     _self_excluded = True
 
-    def __init__(self, n_neighbors=10, s=1.0, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None):
+    def __init__(self, n_neighbors=10, s=1.0, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None, ties='relieff'):
         self.n_neighbors, self.s, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, s, feature_weights, metric, nominal, n_jobs
-        self.k = k                                 # deprecated alias of n_neighbors
+        self.k, self.ties = k, ties                # k: deprecated alias of n_neighbors
 
     def _learn(self):
         C = label_counts(self.Y_, self._train_neighbors())
@@ -491,18 +508,34 @@ class BRkNN(_LazyLearner):
         "b": the m most frequent labels, m = rounded mean label-set size of the neighbours, eq. (5).
     feature_weights, metric, nominal, n_jobs, k
         As in `MLkNN`.
+    ties : {"relieff", "mulan"}, default="relieff"
+        "mulan": Mulan's BRkNN — every neighbour of Weka's list (ties at the k-th distance included), confidences
+        (1/N + c)/(Q/N + n), BRkNN-b's m rounded half up, and ties drawn with `java_random_`.
+
+    Attributes
+    ----------
+    java_random_ : JavaRandom or None
+        Under ties="mulan", Mulan's `java.util.Random(1)`, created by `fit`; each `predict` draws from it and its
+        state carries across rows and calls, as in Mulan (refit to start again).
     """
     _parameter_constraints = {**LAZY_CONSTRAINTS, 'variant': [StrOptions({'a', 'b'})]}
+    _whole_lists = True
 
-    def __init__(self, n_neighbors=10, variant='a', feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None):
+    def __init__(self, n_neighbors=10, variant='a', feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None, ties='relieff'):
         self.n_neighbors, self.variant, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, variant, feature_weights, metric, nominal, n_jobs
-        self.k = k                                 # deprecated alias of n_neighbors
+        self.k, self.ties = k, ties                # k: deprecated alias of n_neighbors
 
-    def _learn(self): pass
+    def _learn(self): self.java_random_ = JavaRandom(1) if self.ties == 'mulan' else None
 
-    def _decide(self, Xs): return brknn_decide(label_counts(self.Y_, self._query_neighbors(Xs)), self.n_neighbors_, self.variant)
+    def _decide(self, Xs):
+        idx = self._query_neighbors(Xs)
+        if self.ties != 'mulan': return brknn_decide(label_counts(self.Y_, idx), self.n_neighbors_, self.variant)
+        return mulan_brknn_decide(*mulan_brknn_scores(self.Y_, idx), self.variant, self.java_random_)
 
-    def _score(self, Xs): return label_counts(self.Y_, self._query_neighbors(Xs)) / self.n_neighbors_
+    def _score(self, Xs):
+        idx = self._query_neighbors(Xs)
+        if self.ties == 'mulan': return mulan_brknn_scores(self.Y_, idx)[0]
+        return label_counts(self.Y_, idx) / self.n_neighbors_
 
 # %% ../nbs/20_lazy.ipynb #2a02b30a
 class DMLkNN(_LazyLearner):
@@ -516,8 +549,8 @@ class DMLkNN(_LazyLearner):
         Smoothing, eqs. (1) and (8).
     delta : int, default=6
         Tolerance on the other labels' neighbour counts, eq. (7) (Mulan's value).
-    feature_weights, metric, nominal, n_jobs, k
-        As in `MLkNN`.
+    feature_weights, metric, nominal, n_jobs, k, ties
+        As in `MLkNN` (ties="mulan": the first k of Weka's list, as Mulan's `DMLkNN`).
 
     Attributes
     ----------
@@ -532,9 +565,9 @@ class DMLkNN(_LazyLearner):
                               'delta': [Interval(Integral, 0, None, closed='left')]}
     _self_excluded = True
 
-    def __init__(self, n_neighbors=10, s=1.0, delta=6, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None):
+    def __init__(self, n_neighbors=10, s=1.0, delta=6, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None, ties='relieff'):
         self.n_neighbors, self.s, self.delta, self.feature_weights = n_neighbors, s, delta, feature_weights
-        self.metric, self.nominal, self.n_jobs, self.k = metric, nominal, n_jobs, k
+        self.metric, self.nominal, self.n_jobs, self.k, self.ties = metric, nominal, n_jobs, k, ties
 
     def _learn(self):
         N = self.Y_.shape[0]
@@ -560,14 +593,14 @@ class MLCWkNN(_LazyLearner):
         Number of neighbours.
     reg : float, default=1e-3
         Ridge reg·tr(G) added to the local Gram matrix so that the weights are unique, eq. (9).
-    feature_weights, metric, nominal, n_jobs
+    feature_weights, metric, nominal, n_jobs, k, ties
         As in `MLkNN`; the reconstruction error is measured in the (weighted) HEOM geometry.
     """
     _parameter_constraints = {**LAZY_CONSTRAINTS, 'reg': [Interval(Real, 0, None, closed='neither')]}
 
-    def __init__(self, n_neighbors=10, reg=1e-3, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None):
+    def __init__(self, n_neighbors=10, reg=1e-3, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None, ties='relieff'):
         self.n_neighbors, self.reg, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, reg, feature_weights, metric, nominal, n_jobs
-        self.k = k                                 # deprecated alias of n_neighbors
+        self.k, self.ties = k, ties                # k: deprecated alias of n_neighbors
 
     def _learn(self): pass
 
@@ -586,3 +619,174 @@ class MLCWkNN(_LazyLearner):
         return p
 
     def _decide(self, Xs): return (self._score(Xs) >= 0.5 - 1e-9).astype(np.uint8)
+
+# %% ../nbs/20_lazy.ipynb #7f7750ab
+from .config import NJIT_STRICT
+_NJIT_STRICT_PARALLEL = dict(NJIT_STRICT, parallel=True)   # no fastmath: Weka's sums bit for bit
+
+@numba.njit(inline='always', **NJIT_STRICT)
+def _weka_term(a, b, nominal, p):
+    "One attribute's term of Weka's `EuclideanDistance` sum (p = 2; p = 1: its absolute value), missing values as Weka."
+    if nominal: d = 1.0 if (np.isnan(a) or np.isnan(b) or a != b) else 0.0
+    elif np.isnan(a) and np.isnan(b): d = 1.0
+    elif np.isnan(a) or np.isnan(b):
+        d = b if np.isnan(a) else a
+        if d < 0.5: d = 1.0 - d
+    else: d = a - b
+    return d * d if p == 2 else abs(d)
+
+@numba.njit(**_NJIT_STRICT_PARALLEL)
+def _weka_sums(Xq, Xt, is_nominal, w, p, out):
+    "out[i, j]: the term sum of scaled query i and training row j, attribute by attribute (Weka's loop)."
+    for i in numba.prange(Xq.shape[0]):
+        for j in range(Xt.shape[0]):
+            s = 0.0
+            for f in range(Xq.shape[1]): s += w[f] * _weka_term(Xq[i, f], Xt[j, f], is_nominal[f], p)
+            out[i, j] = s
+
+# %% ../nbs/20_lazy.ipynb #abb8facc
+@numba.njit(inline='always', **NJIT_STRICT)
+def _heap_up(hi, hd, n):
+    "`MyHeap.upheap`: element n (1-based) rises while farther than its parent."
+    i = n
+    while i > 1 and hd[i] > hd[i // 2]:
+        hi[i], hi[i // 2], hd[i], hd[i // 2] = hi[i // 2], hi[i], hd[i // 2], hd[i]
+        i //= 2
+
+@numba.njit(inline='always', **NJIT_STRICT)
+def _heap_down(hi, hd, n):
+    "`MyHeap.downheap` of a heap of n: the root sinks towards its farther child (the right one if equal)."
+    i = 1
+    while (2 * i <= n and hd[i] < hd[2 * i]) or (2 * i + 1 <= n and hd[i] < hd[2 * i + 1]):
+        c = 2 * i if (2 * i + 1 > n or hd[2 * i] > hd[2 * i + 1]) else 2 * i + 1
+        hi[i], hi[c], hd[i], hd[c] = hi[c], hi[i], hd[c], hd[i]
+        i = c
+
+# %% ../nbs/20_lazy.ipynb #1f55e483
+@numba.njit(**NJIT_STRICT)
+def _weka_knn(d, k, skip, idx, dist, ti, td):
+    "`LinearNNSearch.kNearestNeighbours` on the sums `d` (row `skip` left out): the list into idx/dist; its length."
+    hi, hd = np.empty(k + 1, np.int64), np.empty(k + 1)
+    n = nt = 0                                           # heap size; rows tied with the heap's top, in arrival order
+    for j in range(d.shape[0]):
+        if j == skip: continue
+        if n < k:                                        # put
+            n += 1; hi[n], hd[n] = j, d[j]; _heap_up(hi, hd, n)
+        elif d[j] < hd[1]:                               # putBySubstitute: get() the top, put() j, compare
+            oi, od = hi[1], hd[1]
+            hi[1], hd[1] = hi[n], hd[n]; _heap_down(hi, hd, n - 1)
+            hi[n], hd[n] = j, d[j]; _heap_up(hi, hd, n)
+            if od == hd[1]: ti[nt], td[nt] = oi, od; nt += 1
+            elif od > hd[1]: nt = 0
+        elif d[j] == hd[1]: ti[nt], td[nt] = j, d[j]; nt += 1   # putKthNearest
+    idx[n:n + nt], dist[n:n + nt] = ti[:nt], td[:nt]
+    for r in range(n - 1, -1, -1):                       # get(): the farthest first, written from the back
+        idx[r], dist[r] = hi[1], hd[1]
+        hi[1], hd[1] = hi[r + 1], hd[r + 1]; _heap_down(hi, hd, r)
+    return n + nt
+
+@numba.njit(**_NJIT_STRICT_PARALLEL)
+def _weka_lists(S, k, skip, idx, dist, length):
+    "`_weka_knn` for every row of the sums S (n×N), in parallel over rows."
+    for i in numba.prange(S.shape[0]):
+        ti, td = np.empty(S.shape[1], np.int64), np.empty(S.shape[1])
+        length[i] = _weka_knn(S[i], k, skip[i], idx[i], dist[i], ti, td)
+
+# %% ../nbs/20_lazy.ipynb #99e97008
+def _dense_train(prep:Prepared, lo:int, hi:int)->np.ndarray:
+    "Scaled training rows lo … hi−1, dense (a sparse X's rows expanded)."
+    return prep.Xn[lo:hi] if prep.csr is None else densify(prep, np.arange(lo, hi))
+
+def _weka_block(prep:Prepared, Xq, k:int, p:int, w, skip):
+    "Weka lists `(idx, dist, length)` of the dense scaled rows Xq, the training rows expanded `QUERY_BYTES` at a time."
+    N, D = prep.n_rows, Xq.shape[1]
+    S, T = np.empty((len(Xq), N)), (N if prep.csr is None else max(1, QUERY_BYTES // (8 * D)))
+    for t in range(0, N, T):
+        _weka_sums(Xq, np.ascontiguousarray(_dense_train(prep, t, min(N, t + T))), prep.is_nominal, w, p, S[:, t:t + T])
+    idx, dist, length = np.full((len(Xq), N), -1, np.int64), np.full((len(Xq), N), np.inf), np.empty(len(Xq), np.int64)
+    _weka_lists(S, k, skip, idx, dist, length)
+    return idx, dist, length
+
+# %% ../nbs/20_lazy.ipynb #c00b76c0
+def weka_neighbors(prep:Prepared, Xs, k:int, metric='heom', weights=None, n_jobs=None):
+    "Weka `LinearNNSearch` lists of scaled query rows `Xs` (None: each training row, itself left out): `(idx, dist)`, padded with -1 / inf."
+    if prep.source is not None: raise ValueError("ties='mulan' searches rows in memory, not a Dask source")
+    N, D = prep.n_rows, prep.is_nominal.shape[0]
+    p, w = (2 if metric == 'heom' else 1), (np.ones(D) if weights is None else np.asarray(weights, np.float64))
+    n = N if Xs is None else len(Xs)
+    B, out = max(1, QUERY_BYTES // (8 * max(N, D))), []
+    with numba_threads(n_jobs):
+        for lo in range(0, n, B):                         # a block of queries: its N sums in QUERY_BYTES
+            hi = min(n, lo + B)
+            Xq = np.ascontiguousarray(_dense_train(prep, lo, hi) if Xs is None else Xs[lo:hi], np.float64)
+            skip = np.arange(lo, hi) if Xs is None else np.full(hi - lo, -1)
+            idx, dist, length = _weka_block(prep, Xq, k, p, w, skip)
+            out.append((idx[:, :length.max()], dist[:, :length.max()]))
+    L = max(a.shape[1] for a, _ in out)
+    idx = np.concatenate([np.pad(a, ((0, 0), (0, L - a.shape[1])), constant_values=-1) for a, _ in out])
+    dist = np.concatenate([np.pad(b, ((0, 0), (0, L - b.shape[1])), constant_values=np.inf) for _, b in out])
+    return idx, (np.sqrt(dist) if p == 2 else dist)
+
+# %% ../nbs/20_lazy.ipynb #c923583d
+class JavaRandom:
+    "`java.util.Random` (its documented LCG): `next(bits)` and `next_int(bound)`, for Mulan's seeded draws."
+    _A, _C, _MASK = 0x5DEECE66D, 0xB, (1 << 48) - 1
+    def __init__(self, seed:int): self.seed = (seed ^ self._A) & self._MASK
+    def next(self, bits:int)->int:
+        "The next `bits` (≤ 32) random bits, as a signed 32-bit Java int."
+        self.seed = (self.seed * self._A + self._C) & self._MASK
+        r = self.seed >> (48 - bits)
+        return r - (1 << 32) if r >= 1 << 31 else r
+    def next_int(self, bound:int)->int:
+        "`nextInt(bound)`: uniform on 0 … bound − 1."
+        if bound <= 0: raise ValueError(f"bound must be positive, got {bound}")
+        r, m = self.next(31), bound - 1
+        if bound & m == 0: return (bound * r) >> 31
+        u = r
+        while u - (r := u % bound) + m >= 2**31: u = self.next(31)   # Java: the int sum overflows
+        return r
+
+# %% ../nbs/20_lazy.ipynb #d8adb938
+def _java_round(x)->np.ndarray:
+    "`Math.round` of non-negative doubles: half up (x − ⌊x⌋ is exact)."
+    f = np.floor(x)
+    return (f + (x - f >= 0.5)).astype(np.int64)
+
+def mulan_brknn_scores(Y, idx)->tuple:
+    "Mulan's BRkNN over whole lists `idx` (-1 padded): confidences (1/N + c)/(Q/N + n), eq. (4′), and BRkNN-b's m, eq. (5′)."
+    N, Q = Y.shape
+    conf, total, L = np.full((len(idx), Q), 1.0 / max(1, N)), np.full(len(idx), Q / max(1, N)), np.zeros(len(idx))
+    for r in range(idx.shape[1]):
+        ok = idx[:, r] >= 0
+        conf[ok] += Y[idx[ok, r]]; total[ok] += 1.0; L[ok] += Y[idx[ok, r]].sum(1)
+    return conf / total[:, None], _java_round(L / total)
+
+# %% ../nbs/20_lazy.ipynb #2a7030c3
+def _mulan_a(c, rnd)->np.ndarray:
+    "BRkNN-a as Mulan: confidence ≥ 1/2, else one label of maximal confidence (drawn if several)."
+    pred = c >= 0.5
+    if not pred.any():
+        top = np.flatnonzero(c == c.max())
+        pred[top[0] if len(top) == 1 else top[rnd.next_int(len(top))]] = True
+    return pred
+
+def _mulan_b(c, m:int, rnd)->np.ndarray:
+    "BRkNN-b as Mulan: the m most confident labels, those tied at the m-th drawn (m = 0: none, m = Q: all, where Mulan fails)."
+    Q = len(c)
+    if m <= 0 or m >= Q: return np.full(Q, m > 0)
+    order = np.argsort(c, kind='stable')
+    t, pred, cand = c[order[Q - m]], np.zeros(Q, bool), []
+    for i in range(Q - 1, 0, -1):
+        if c[order[i]] > t: pred[order[i]] = True
+        elif c[order[i]] == t: cand.append(order[i])
+        else: break
+    j = m - pred.sum()
+    while j > 0:
+        pick = cand[rnd.next_int(len(cand))]
+        if not pred[pick]: pred[pick], j = True, j - 1
+    return pred
+
+def mulan_brknn_decide(conf, m, variant:str, rnd:JavaRandom)->np.ndarray:
+    "Mulan's BRkNN-a or -b label sets (uint8 n×Q), the rows in order, drawing ties with `rnd` (its state carries on)."
+    rows = [_mulan_a(c, rnd) if variant == 'a' else _mulan_b(c, mm, rnd) for c, mm in zip(conf, m)]
+    return np.array(rows, np.uint8).reshape(conf.shape)

@@ -360,6 +360,21 @@ def test_inputs_pandas_sparse_dataset_single_row():
 
 
 
+@pytest.mark.parametrize("ties", ["relieff", "mulan"])
+def test_predict_on_a_sparse_dataset(ties):
+    "Issue 30: predict / predict_proba on a MultiLabelDataset whose X is sparse (enron, medical, bibtex as loaded)."
+    X, Y, Xq, nom, _ = random_problem(4, missing=0.0)
+    X[X[:, 0] < 0.5, 0] = 0.0; Xq[Xq[:, 0] < 0.5, 0] = 0.0
+    train = MultiLabelDataset(sp.csr_matrix(X), Y, nominal=nom)
+    query = MultiLabelDataset(sp.csr_matrix(Xq), np.zeros((len(Xq), Y.shape[1]), np.uint8), nominal=nom)
+    for Est in LEARNERS:
+        ref = Est(n_neighbors=4, nominal=nom, ties=ties).fit(X, Y)
+        m = Est(n_neighbors=4, ties=ties).fit(train)
+        np.testing.assert_allclose(m.predict_proba(query), ref.predict_proba(Xq), rtol=0, atol=1e-12)
+        if ties == "mulan" and hasattr(m, "java_random_"): m.fit(train); ref.fit(X, Y)   # a fresh Random(1) each
+        np.testing.assert_array_equal(m.predict(query), ref.predict(Xq))
+
+
 def sparse_problem(seed, n=150, d=40, q=4):
     "A 12 % dense X with negative values, a nominal column (code 0 implicit), stored NaNs and an explicit stored 0."
     rng = np.random.default_rng(seed)
