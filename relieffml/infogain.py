@@ -64,6 +64,13 @@ def _mdl_accept(prior, left, right, n, n_cut)->bool:
     delta = np.log(three_k - 2) / LOG2 - ((k * pe - k2 * float(_entropy(right))) - k1 * float(_entropy(left)))
     return bool(pe - e > (np.log(n_cut) / LOG2 + delta) / n)
 
+# %% ../nbs/06_infogain.ipynb #017d3c38
+def _midpoint(a:float, b:float)->float:
+    "Cut point between sorted values `a < b`: $(a+b)/2$, but never ±inf nor `b` itself."
+    with np.errstate(over='ignore'): m = (a + b) / 2.0
+    if not np.isfinite(m): m = a / 2.0 + b / 2.0          # both beyond half the largest double
+    return a if m >= b else m
+
 # %% ../nbs/06_infogain.ipynb #51aab998
 def _naive_cut_points(x, y, n_classes:int)->np.ndarray:
     "Weka's MDL cut points of feature `x` (NaN ignored) for classes `y`, one instance at a time."
@@ -81,7 +88,7 @@ def _naive_cut_points(x, y, n_classes:int)->np.ndarray:
                 e = float(_entropy_rows(np.stack([left, right])))
                 if e < best: best, best_i, bl, br = e, i, left.copy(), right.copy()
         if best_i < 0 or not _mdl_accept(prior, bl, br, hi - lo, n_cut): return []
-        return rec(lo, best_i + 1) + [(xs[best_i] + xs[best_i + 1]) / 2] + rec(best_i + 1, hi)
+        return rec(lo, best_i + 1) + [_midpoint(xs[best_i], xs[best_i + 1])] + rec(best_i + 1, hi)
     return np.array(rec(0, len(xs)), dtype=np.float64)
 
 # %% ../nbs/06_infogain.ipynb #4b758cc3
@@ -99,7 +106,7 @@ def _best_cut(xs, onehot):
     if not ent[b] < _entropy(prior): return None
     if not _mdl_accept(prior, left[:, b], right[:, b], n, len(bnd)): return None
     i = bnd[b]
-    return i, (xs[i] + xs[i + 1]) / 2.0
+    return i, _midpoint(xs[i], xs[i + 1])
 
 # %% ../nbs/06_infogain.ipynb #fe7f94e9
 def mdl_cut_points(x, y, n_classes:int)->np.ndarray:
