@@ -156,12 +156,13 @@ def _check_ig_args(X, y, nominal, n_values, n_classes):
     if y.ndim != 1 or len(y) != len(X): raise ValueError(f"y must be 1-D with {len(X)} class codes, got shape {y.shape}")
     if len(y) and (y.dtype.kind not in 'iu' or y.min() < 0):
         raise ValueError("y must hold integer class codes 0..C-1 (use InfoGain for arbitrary class labels)")
+    y = y.astype(np.int64)                                # unsigned codes too: y.max(initial=-1) below
     nominal = np.asarray(nominal, dtype=bool)
     if nominal.shape != (X.shape[1],): raise ValueError(f"nominal must be a bool mask of length {X.shape[1]}, got shape {nominal.shape}")
     n_values = np.zeros(X.shape[1], np.int64) if n_values is None else np.asarray(n_values, np.int64)
     C = int(y.max(initial=-1)) + 1 if n_classes is None else int(n_classes)
     if len(y) and C <= y.max(): raise ValueError(f"n_classes={C} but y holds class code {y.max()}")
-    return X, y.astype(np.int64), nominal, n_values, C
+    return X, y, nominal, n_values, C
 
 # %% ../nbs/06_infogain.ipynb #15b41464
 def info_gain(X, y, nominal, n_values=None, n_classes=None, return_cuts=False):

@@ -224,3 +224,11 @@ def test_extreme_finite_values_no_nan_no_warning():
             g = info_gain(cols, Y[:, j], np.zeros(cols.shape[1], bool))
         assert np.isfinite(g).all()
         np.testing.assert_allclose(g, g[0], rtol=0, atol=1e-12)
+
+
+def test_unsigned_class_codes():
+    "uint8/uint64 codes (e.g. a column of a Y matrix) raised OverflowError from y.max(initial=-1)."
+    X, Y = extreme_problem()
+    g = info_gain(X, Y[:, 2], [False, False])
+    for dt in (np.uint8, np.uint64):
+        np.testing.assert_array_equal(info_gain(X, Y[:, 2].astype(dt), [False, False]), g)
