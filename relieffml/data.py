@@ -307,14 +307,25 @@ def _scan_header(fp, path='<text>') -> _Header:
     return h
 
 # %% ../nbs/00_data.ipynb #5e4d3fb6
-def _line_text(path:Path, line:int) -> str:
-    "Text of 1-based `line` of `path` (shortened), or '' if there is none."
+def _line_text(path:Path, line:int, width:int|None=100) -> str:
+    "Text of 1-based `line` of `path` (shortened to `width` characters unless None), or '' if there is none."
     if line < 1: return ''
     with _open_text(path, 'latin-1') as fp: text = next(itertools.islice(fp, line - 1, None), '').strip()
-    return text if len(text) <= 100 else text[:97] + '...'
+    return text if width is None or len(text) <= width else text[:width - 3] + '...'
 
-def _arff_error(path:Path, line:int, err:Exception) -> ValueError:
+def _count_error(path:Path, line:int, n_attributes:int) -> ValueError | None:
+    "The error for a dense data row whose number of values is not `n_attributes`, else None."
+    text = _line_text(path, line, None)
+    try: values = arff._parse_values(text)
+    except arff.ArffException: return None
+    if isinstance(values, dict) or len(values) == n_attributes: return None
+    return ValueError(f"{path}, line {line}: expected {n_attributes} values (one per attribute), found {len(values)}: {_show(text)}")
+
+def _arff_error(path:Path, line:int, err:Exception, n_attributes:int|None=None) -> ValueError:
     "A ValueError naming `path`, `line` and the offending text for a liac-arff failure."
+    if isinstance(err, arff.BadDataFormat) and n_attributes is not None:
+        e = _count_error(path, line, n_attributes)
+        if e is not None: return e
     text = _line_text(path, line)
     m = re.match(r"@attribute\s+('[^']*'|\"[^\"]*\"|\S+)\s+date\b", text, re.I)
     if m: return ValueError(f"{path}, line {line}: date attribute {m[1]} is not supported (only numeric and nominal)")
@@ -386,7 +397,7 @@ def _decode(path:Path, encoding:str, h:_Header, convert):
         except _PARSE_ERRORS as e:
             if h.sparse and isinstance(e, arff.BadLayout):   # dense rows in a file whose first row is sparse
                 return _decode(path, encoding, dataclasses.replace(h, sparse=False), convert)
-            raise _arff_error(path, dec._current_line, e) from None
+            raise _arff_error(path, dec._current_line, e, len(h.names)) from None
 
 def _values(rows, attributes, sparse:bool, lines):
     "All attribute values as one N×A float array, CSR for sparse rows (nominal codes, NaN for `?`)."
