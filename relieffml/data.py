@@ -485,6 +485,7 @@ def _header(path:Path, encoding:str) -> _Header:
 def load_arff(path, labels=None, xml=None) -> MultiLabelDataset:
     "Read a Mulan/MEKA multi-label ARFF file (`.arff` or `.arff.gz`, dense or sparse) or a Clus HMC file."
     path = Path(path)
+    if path.is_dir(): raise ValueError(f"{path} is a directory, not an ARFF file (.arff, .arff.gz)")
     if not path.is_file(): raise FileNotFoundError(f"no ARFF file {path}")
     _check_labels(labels)
     def read(enc):
@@ -541,6 +542,7 @@ def _read_hmc(path:Path, encoding:str):
 def load_hmc_arff(path) -> MultiLabelDataset:
     "Load a Clus HMC ARFF file (`.arff` or `.arff.gz`): features as X, the `hierarchical` class as closed pre-order Y."
     path = Path(path)
+    if path.is_dir(): raise ValueError(f"{path} is a directory, not an ARFF file (.arff, .arff.gz)")
     if not path.is_file(): raise FileNotFoundError(f"no ARFF file {path}")
     h, attributes, rows, lines = _read_text(path, lambda enc: _read_hmc(path, enc))
     k = h.hierarchical[0]
@@ -652,9 +654,23 @@ def _verify(name, parts, got, known, base_url, labels=None):
         if have != want: raise ValueError(f"checksum mismatch for {base_url.rstrip('/')}/{name}{ext}: "
                                           f"sha256 {have}, expected {want}; the download was deleted")
 
+# %% ../nbs/00_data.ipynb #96c26fa8
+def _refuse_directory(name, data_home=None):
+    "A ValueError naming `name` if it is a directory (a path, or a folder of the data home or bundled data) and no data set."
+    try:
+        if find_dataset(name, data_home) is not None: return
+    except ValueError: pass                                 # not a valid name, but it may still be a path
+    if not isinstance(name, (str, Path)) or name == '': return
+    p = Path(name).expanduser()
+    d = next((d for d in (p, get_data_home(data_home) / p, BUNDLED_DATA / p) if d.is_dir()), None)
+    if d is not None: raise ValueError(
+        f"{str(name)!r} is a directory ({d.absolute()}), not a data set: expected an ARFF file (.arff, .arff.gz) or the name "
+        f"of a data set in the data home or bundled with relieffml, such as 'emotions' (list_datasets())")
+
 # %% ../nbs/00_data.ipynb #06a2611d
 def load_dataset(name:str, data_home=None, labels=None, xml=None) -> MultiLabelDataset:
     "Load data set `name` from the data home, else the bundled copy, else download it from `RELIEFFML_DATA_URL`."
+    _refuse_directory(name, data_home)
     path = find_dataset(name, data_home)
     if path is None:
         home, url = get_data_home(data_home), os.environ.get('RELIEFFML_DATA_URL')

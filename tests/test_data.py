@@ -475,6 +475,29 @@ def test_missing_dataset_without_url_explains(monkeypatch, tmp_path):
     assert list_datasets(tmp_path / "absent", bundled=False) == []
 
 
+def test_a_directory_is_named_as_such(monkeypatch, tmp_path):
+    "A directory given as DATA said 'name must be a data set name' (absolute) or 'not found in the data home'."
+    X, Y, fn, ln, cats = small_dataset()
+    (tmp_path / "home" / "sub").mkdir(parents=True)
+    write_arff(tmp_path / "home" / "sub" / "t.arff", X, Y, fn, ln, cats)
+    (tmp_path / "work" / "emotions").mkdir(parents=True)
+    (tmp_path / "work" / "folder.arff").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    monkeypatch.setenv("RELIEFFML_DATA_URL", "http://127.0.0.1:9/")     # a directory is refused before any download
+    home = tmp_path / "home"
+    for name, where in [(str(tmp_path / "work"), tmp_path / "work"), (str(tmp_path / "work") + "/", tmp_path / "work"),
+                        (tmp_path / "work", tmp_path / "work"), ("folder.arff", tmp_path / "work" / "folder.arff"),
+                        ("sub", home / "sub"), ("hmc", BUNDLED_DATA / "hmc")]:
+        with pytest.raises(ValueError) as e:
+            load_dataset(name, data_home=home)
+        assert str(e.value).startswith(f"{str(name)!r} is a directory ({where}), not a data set: expected an ARFF file"), str(e.value)
+    assert load_dataset("sub/t", data_home=home).X.shape == X.shape
+    assert load_dataset("emotions", data_home=home).X.shape == (593, 72)   # a data set comes before a folder of that name
+    for load in (load_arff, data_module.load_hmc_arff):
+        with pytest.raises(ValueError, match=r"folder\.arff is a directory, not an ARFF file"): load("folder.arff")
+        with pytest.raises(FileNotFoundError, match="no ARFF file absent.arff"): load("absent.arff")
+
+
 class _Server:
     "A local HTTP server over `folder`, counting requests per path."
     def __init__(self, folder):
