@@ -141,8 +141,9 @@ def _feature_codes(x, y, nominal:bool, n_values:int, C:int):
     "Value codes (−1 missing), number of values and cut points (None if nominal) of one feature."
     miss = np.isnan(x)
     if nominal:
-        codes = np.where(miss, -1, np.nan_to_num(x)).astype(np.int64)
-        return codes, max(int(codes.max(initial=-1)) + 1, int(n_values), 1), None
+        vals, inv = np.unique(x[~miss], return_inverse=True)   # the codes that occur, renumbered 0..V-1
+        codes = np.full(len(x), -1, np.int64); codes[~miss] = inv
+        return codes, max(len(vals), int(n_values), 1), None
     cuts = mdl_cut_points(x, y, C)
     codes = np.where(miss, -1, np.searchsorted(cuts, np.nan_to_num(x), side='left'))
     return codes.astype(np.int64), len(cuts) + 1, cuts

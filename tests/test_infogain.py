@@ -232,3 +232,17 @@ def test_unsigned_class_codes():
     g = info_gain(X, Y[:, 2], [False, False])
     for dt in (np.uint8, np.uint64):
         np.testing.assert_array_equal(info_gain(X, Y[:, 2].astype(dt), [False, False]), g)
+
+
+def test_huge_nominal_codes():
+    "A nominal code of 1e308 (accepted by the estimators' check) overflowed the int64 cast, counted as missing: gain 0."
+    X, Y = extreme_problem()
+    codes = (X[:, 0] > 0).astype(float) + (X[:, 0] > 0.85)          # 0, 1, 2
+    g = InfoGain(nominal=[0]).fit(codes[:, None], Y[:, 2]).weights_
+    assert g[0] > 0.3
+    for big in (1e308, 1e9, 2.0**63):
+        huge = np.where(codes == 2, big, codes)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            np.testing.assert_array_equal(InfoGain(nominal=[0]).fit(huge[:, None], Y[:, 2]).weights_, g)
+            np.testing.assert_array_equal(info_gain(huge[:, None], Y[:, 2], [True]), g)
