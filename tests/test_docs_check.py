@@ -72,6 +72,11 @@ def test_build_renders_what_quarto_would(site):
     assert '<a href="tutorials/t.html">Tutorial</a>' in a                # sidebar from _quarto.yml
     assert 'href="../a.html"' in (site / "tutorials" / "t.html").read_text()
     assert len(list(site.glob("a_files/*.png"))) == 1
+    assert 'id="search-box"' in a and 'src="./search_index.js"' in a  # the search box, on every page
+    assert 'data-root="../"' in (site / "tutorials" / "t.html").read_text()
+    index = json.loads((site / "search_index.js").read_text().split("=", 1)[1].rstrip().rstrip(";"))
+    assert {e["u"] for e in index} >= {"index.html", "a.html", "a.html#section-a", "b.html#section-b", "tutorials/t.html"}
+    assert any("only the output" in e["t"] for e in index) and (site / "search.js").exists()
 
 
 def test_built_pages_pass_the_browser_check(site):
