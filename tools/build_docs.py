@@ -31,7 +31,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = Path(__file__).with_name("docs_template.html")
 MATHJAX = Path(os.environ.get("RELIEFFML_MATHJAX", "/usr/share/javascript/mathjax"))
-PANDOC_IN = "ipynb+link_attributes+fenced_divs+bracketed_spans+gfm_auto_identifiers"
+PANDOC_IN = "ipynb+link_attributes+fenced_divs+bracketed_spans+gfm_auto_identifiers+header_attributes"
+LUA_FILTER = Path(__file__).with_name("docs_filter.lua")
 
 
 def stage() -> Path:
@@ -322,6 +323,7 @@ def render_page(src: str, nb: dict, pages: dict, site: dict, out: Path, base: st
                               f"--extract-media={Path(here).stem}_files", "-"], json.dumps(nb)))
         ast = fix_ast(ast, lambda u: resolve_link(u, src, here, pages, base))
         run(["-f", "json", "-t", "html5", "--standalone", f"--template={TEMPLATE}", "--toc", "--toc-depth=3",
+             f"--lua-filter={LUA_FILTER}", f"--metadata=site-root:{up}",
              f"--mathjax={up}/mathjax/MathJax.js?config=TeX-AMS_SVG", f"--include-before-body={nav}",
              "--wrap=none", "-o", dest.name], json.dumps(ast))
 
