@@ -12,7 +12,8 @@
    `output: asis`; `#|` lines never shown); pandoc reads the notebook (so show_doc's Quarto link
    attributes are parsed, not printed) and writes HTML through tools/docs_template.html with a sidebar
    built from `_quarto.yml`; links to notebooks or to the published site become relative `.html`
-   links; figures are extracted beside each page; MathJax is Debian's libjs-mathjax, copied into
+   links; tools/docs_filter.lua (also Quarto's filter) links a "SPEC §n" left in a docstring to the
+   Conventions chapter and drops nbval's `# NBVAL_...` marker lines from the code shown; figures are extracted beside each page; MathJax is Debian's libjs-mathjax, copied into
    `_docs/mathjax/`, so equations typeset offline. Every page has a search box over all pages: the index
    is built here from the rendered pages (`_docs/search_index.js`, one entry per section, loaded as a
    script so it works from file://) and searched by tools/docs_search.js (`_docs/search.js`); Quarto's
