@@ -38,9 +38,10 @@ def _load(args) -> tuple[MultiLabelDataset, str]:
         return default_dataset(), "built-in default data set make_multilabel_relevance() (no DATA given)"
     path = Path(args.data)
     if path.is_file() or path.name.lower().endswith(('.arff', '.gz')): return load_arff(path, args.labels, args.xml), str(path)
+    ds = load_dataset(args.data, labels=args.labels, xml=args.xml)   # first: it says so if DATA is a directory
     found = find_dataset(args.data)
     where = "bundled with relieffml" if found and found.is_relative_to(BUNDLED_DATA) else f"in data home {get_data_home()}"
-    return load_dataset(args.data, labels=args.labels, xml=args.xml), f"{args.data!r} {where}"
+    return ds, f"{args.data!r} {where}"
 
 # %% ../nbs/40_cli.ipynb #56990dc8
 _UNSAFE = re.compile('[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]')

@@ -307,14 +307,25 @@ def _scan_header(fp, path='<text>') -> _Header:
     return h
 
 # %% ../nbs/00_data.ipynb #5e4d3fb6
-def _line_text(path:Path, line:int) -> str:
-    "Text of 1-based `line` of `path` (shortened), or '' if there is none."
+def _line_text(path:Path, line:int, width:int|None=100) -> str:
+    "Text of 1-based `line` of `path` (shortened to `width` characters unless None), or '' if there is none."
     if line < 1: return ''
     with _open_text(path, 'latin-1') as fp: text = next(itertools.islice(fp, line - 1, None), '').strip()
-    return text if len(text) <= 100 else text[:97] + '...'
+    return text if width is None or len(text) <= width else text[:width - 3] + '...'
 
-def _arff_error(path:Path, line:int, err:Exception) -> ValueError:
+def _count_error(path:Path, line:int, n_attributes:int) -> ValueError | None:
+    "The error for a dense data row whose number of values is not `n_attributes`, else None."
+    text = _line_text(path, line, None)
+    try: values = arff._parse_values(text)
+    except arff.ArffException: return None
+    if isinstance(values, dict) or len(values) == n_attributes: return None
+    return ValueError(f"{path}, line {line}: expected {n_attributes} values (one per attribute), found {len(values)}: {_show(text)}")
+
+def _arff_error(path:Path, line:int, err:Exception, n_attributes:int|None=None) -> ValueError:
     "A ValueError naming `path`, `line` and the offending text for a liac-arff failure."
+    if isinstance(err, arff.BadDataFormat) and n_attributes is not None:
+        e = _count_error(path, line, n_attributes)
+        if e is not None: return e
     text = _line_text(path, line)
     m = re.match(r"@attribute\s+('[^']*'|\"[^\"]*\"|\S+)\s+date\b", text, re.I)
     if m: return ValueError(f"{path}, line {line}: date attribute {m[1]} is not supported (only numeric and nominal)")
@@ -386,7 +397,7 @@ def _decode(path:Path, encoding:str, h:_Header, convert):
         except _PARSE_ERRORS as e:
             if h.sparse and isinstance(e, arff.BadLayout):   # dense rows in a file whose first row is sparse
                 return _decode(path, encoding, dataclasses.replace(h, sparse=False), convert)
-            raise _arff_error(path, dec._current_line, e) from None
+            raise _arff_error(path, dec._current_line, e, len(h.names)) from None
 
 def _values(rows, attributes, sparse:bool, lines):
     "All attribute values as one N×A float array, CSR for sparse rows (nominal codes, NaN for `?`)."
@@ -474,6 +485,7 @@ def _header(path:Path, encoding:str) -> _Header:
 def load_arff(path, labels=None, xml=None) -> MultiLabelDataset:
     "Read a Mulan/MEKA multi-label ARFF file (`.arff` or `.arff.gz`, dense or sparse) or a Clus HMC file."
     path = Path(path)
+    if path.is_dir(): raise ValueError(f"{path} is a directory, not an ARFF file (.arff, .arff.gz)")
     if not path.is_file(): raise FileNotFoundError(f"no ARFF file {path}")
     _check_labels(labels)
     def read(enc):
@@ -530,6 +542,7 @@ def _read_hmc(path:Path, encoding:str):
 def load_hmc_arff(path) -> MultiLabelDataset:
     "Load a Clus HMC ARFF file (`.arff` or `.arff.gz`): features as X, the `hierarchical` class as closed pre-order Y."
     path = Path(path)
+    if path.is_dir(): raise ValueError(f"{path} is a directory, not an ARFF file (.arff, .arff.gz)")
     if not path.is_file(): raise FileNotFoundError(f"no ARFF file {path}")
     h, attributes, rows, lines = _read_text(path, lambda enc: _read_hmc(path, enc))
     k = h.hierarchical[0]
@@ -641,9 +654,23 @@ def _verify(name, parts, got, known, base_url, labels=None):
         if have != want: raise ValueError(f"checksum mismatch for {base_url.rstrip('/')}/{name}{ext}: "
                                           f"sha256 {have}, expected {want}; the download was deleted")
 
+# %% ../nbs/00_data.ipynb #96c26fa8
+def _refuse_directory(name, data_home=None):
+    "A ValueError naming `name` if it is a directory (a path, or a folder of the data home or bundled data) and no data set."
+    try:
+        if find_dataset(name, data_home) is not None: return
+    except ValueError: pass                                 # not a valid name, but it may still be a path
+    if not isinstance(name, (str, Path)) or name == '': return
+    p = Path(name).expanduser()
+    d = next((d for d in (p, get_data_home(data_home) / p, BUNDLED_DATA / p) if d.is_dir()), None)
+    if d is not None: raise ValueError(
+        f"{str(name)!r} is a directory ({d.absolute()}), not a data set: expected an ARFF file (.arff, .arff.gz) or the name "
+        f"of a data set in the data home or bundled with relieffml, such as 'emotions' (list_datasets())")
+
 # %% ../nbs/00_data.ipynb #06a2611d
 def load_dataset(name:str, data_home=None, labels=None, xml=None) -> MultiLabelDataset:
     "Load data set `name` from the data home, else the bundled copy, else download it from `RELIEFFML_DATA_URL`."
+    _refuse_directory(name, data_home)
     path = find_dataset(name, data_home)
     if path is None:
         home, url = get_data_home(data_home), os.environ.get('RELIEFFML_DATA_URL')

@@ -64,6 +64,13 @@ def _mdl_accept(prior, left, right, n, n_cut)->bool:
     delta = np.log(three_k - 2) / LOG2 - ((k * pe - k2 * float(_entropy(right))) - k1 * float(_entropy(left)))
     return bool(pe - e > (np.log(n_cut) / LOG2 + delta) / n)
 
+# %% ../nbs/06_infogain.ipynb #017d3c38
+def _midpoint(a:float, b:float)->float:
+    "Cut point between sorted values `a < b`: $(a+b)/2$, but never ±inf nor `b` itself."
+    with np.errstate(over='ignore'): m = (a + b) / 2.0
+    if not np.isfinite(m): m = a / 2.0 + b / 2.0          # both beyond half the largest double
+    return a if m >= b else m
+
 # %% ../nbs/06_infogain.ipynb #51aab998
 def _naive_cut_points(x, y, n_classes:int)->np.ndarray:
     "Weka's MDL cut points of feature `x` (NaN ignored) for classes `y`, one instance at a time."
@@ -81,7 +88,7 @@ def _naive_cut_points(x, y, n_classes:int)->np.ndarray:
                 e = float(_entropy_rows(np.stack([left, right])))
                 if e < best: best, best_i, bl, br = e, i, left.copy(), right.copy()
         if best_i < 0 or not _mdl_accept(prior, bl, br, hi - lo, n_cut): return []
-        return rec(lo, best_i + 1) + [(xs[best_i] + xs[best_i + 1]) / 2] + rec(best_i + 1, hi)
+        return rec(lo, best_i + 1) + [_midpoint(xs[best_i], xs[best_i + 1])] + rec(best_i + 1, hi)
     return np.array(rec(0, len(xs)), dtype=np.float64)
 
 # %% ../nbs/06_infogain.ipynb #4b758cc3
@@ -99,7 +106,7 @@ def _best_cut(xs, onehot):
     if not ent[b] < _entropy(prior): return None
     if not _mdl_accept(prior, left[:, b], right[:, b], n, len(bnd)): return None
     i = bnd[b]
-    return i, (xs[i] + xs[i + 1]) / 2.0
+    return i, _midpoint(xs[i], xs[i + 1])
 
 # %% ../nbs/06_infogain.ipynb #fe7f94e9
 def mdl_cut_points(x, y, n_classes:int)->np.ndarray:
@@ -134,8 +141,9 @@ def _feature_codes(x, y, nominal:bool, n_values:int, C:int):
     "Value codes (−1 missing), number of values and cut points (None if nominal) of one feature."
     miss = np.isnan(x)
     if nominal:
-        codes = np.where(miss, -1, np.nan_to_num(x)).astype(np.int64)
-        return codes, max(int(codes.max(initial=-1)) + 1, int(n_values), 1), None
+        vals, inv = np.unique(x[~miss], return_inverse=True)   # the codes that occur, renumbered 0..V-1
+        codes = np.full(len(x), -1, np.int64); codes[~miss] = inv
+        return codes, max(len(vals), int(n_values), 1), None
     cuts = mdl_cut_points(x, y, C)
     codes = np.where(miss, -1, np.searchsorted(cuts, np.nan_to_num(x), side='left'))
     return codes.astype(np.int64), len(cuts) + 1, cuts
@@ -149,12 +157,13 @@ def _check_ig_args(X, y, nominal, n_values, n_classes):
     if y.ndim != 1 or len(y) != len(X): raise ValueError(f"y must be 1-D with {len(X)} class codes, got shape {y.shape}")
     if len(y) and (y.dtype.kind not in 'iu' or y.min() < 0):
         raise ValueError("y must hold integer class codes 0..C-1 (use InfoGain for arbitrary class labels)")
+    y = y.astype(np.int64)                                # unsigned codes too: y.max(initial=-1) below
     nominal = np.asarray(nominal, dtype=bool)
     if nominal.shape != (X.shape[1],): raise ValueError(f"nominal must be a bool mask of length {X.shape[1]}, got shape {nominal.shape}")
     n_values = np.zeros(X.shape[1], np.int64) if n_values is None else np.asarray(n_values, np.int64)
     C = int(y.max(initial=-1)) + 1 if n_classes is None else int(n_classes)
     if len(y) and C <= y.max(): raise ValueError(f"n_classes={C} but y holds class code {y.max()}")
-    return X, y.astype(np.int64), nominal, n_values, C
+    return X, y, nominal, n_values, C
 
 # %% ../nbs/06_infogain.ipynb #15b41464
 def info_gain(X, y, nominal, n_values=None, n_classes=None, return_cuts=False):

@@ -174,6 +174,22 @@ def test_rank_bad_input(capsys, argv, message):
     assert message in err and "Traceback" not in err
 
 
+def test_rank_a_directory_says_so(capsys, tmp_path, monkeypatch):
+    "`relieffml rank DIR` said 'name must be a data set name' (absolute) or 'not found in the data home' (relative)."
+    (tmp_path / "runs").mkdir(); (tmp_path / "runs.arff").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RELIEFFML_DATA", str(tmp_path / "home"))
+    monkeypatch.delenv("RELIEFFML_DATA_URL", raising=False)
+    for data in (str(tmp_path / "runs"), str(tmp_path / "runs") + "/", "runs", "runs/"):
+        assert main(["rank", data]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"relieffml rank: error: {data!r} is a directory ({tmp_path / 'runs'}), not a data set: "
+                              "expected an ARFF file (.arff, .arff.gz) or the name of a data set"), err
+        assert err.count("\n") == 1 and "Traceback" not in err
+    assert main(["rank", "runs.arff"]) == 2          # looks like a file name: load_arff says what it is
+    assert capsys.readouterr().err == "relieffml rank: error: runs.arff is a directory, not an ARFF file (.arff, .arff.gz)\n"
+
+
 def test_installed_console_script_rank():
     script = Path(sys.executable).with_name("relieffml")
     ok = subprocess.run([str(script), "rank", "--top", "3"], capture_output=True, text=True, timeout=300)

@@ -318,8 +318,9 @@ MALFORMED = {
     "repeated_sparse_index_spaced": (GOOD_HEADER + "{2 1,  1 y , 2 0}\n", "line 6: sparse row gives attribute index 2"),
     "bad_escape_in_name": ("@relation r\n@attribute 'a\\qb' numeric\n@attribute l {0,1}\n@data\n1,0\n", "line 2: Unsupported escape sequence"),
     "duplicate_attribute": ("@relation r\n@attribute a numeric\n@attribute a numeric\n@data\n", "line 3"),
-    "wrong_number_of_values": (GOOD_HEADER + "1,x,0\n2,y\n", "line 7"),
-    "too_many_values": (GOOD_HEADER + "1,x,0,5\n", "line 6"),
+    "wrong_number_of_values": (GOOD_HEADER + "1,x,0\n2,y\n", "line 7: expected 3 values (one per attribute), found 2: '2,y'"),
+    "too_many_values": (GOOD_HEADER + "1,x,0,5\n", "line 6: expected 3 values (one per attribute), found 4: '1,x,0,5'"),
+    "too_many_quoted_values": (GOOD_HEADER + "1,'x',0,'a, b'\n", "line 6: expected 3 values (one per attribute), found 4"),
     "unknown_nominal_value": (GOOD_HEADER + "1,x,0\n2,z,1\n", "line 7"),
     "bad_number": (GOOD_HEADER + "abc,x,0\n", "line 6"),
     "sparse_index_out_of_range": (GOOD_HEADER + "{0 1, 9 1}\n", "line 6"),
@@ -472,6 +473,29 @@ def test_missing_dataset_without_url_explains(monkeypatch, tmp_path):
     for bad in ("", "../x", "/abs", "a\\b", 3):
         with pytest.raises(ValueError, match="name must be"): load_dataset(bad, data_home=tmp_path)
     assert list_datasets(tmp_path / "absent", bundled=False) == []
+
+
+def test_a_directory_is_named_as_such(monkeypatch, tmp_path):
+    "A directory given as DATA said 'name must be a data set name' (absolute) or 'not found in the data home'."
+    X, Y, fn, ln, cats = small_dataset()
+    (tmp_path / "home" / "sub").mkdir(parents=True)
+    write_arff(tmp_path / "home" / "sub" / "t.arff", X, Y, fn, ln, cats)
+    (tmp_path / "work" / "emotions").mkdir(parents=True)
+    (tmp_path / "work" / "folder.arff").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    monkeypatch.setenv("RELIEFFML_DATA_URL", "http://127.0.0.1:9/")     # a directory is refused before any download
+    home = tmp_path / "home"
+    for name, where in [(str(tmp_path / "work"), tmp_path / "work"), (str(tmp_path / "work") + "/", tmp_path / "work"),
+                        (tmp_path / "work", tmp_path / "work"), ("folder.arff", tmp_path / "work" / "folder.arff"),
+                        ("sub", home / "sub"), ("hmc", BUNDLED_DATA / "hmc")]:
+        with pytest.raises(ValueError) as e:
+            load_dataset(name, data_home=home)
+        assert str(e.value).startswith(f"{str(name)!r} is a directory ({where}), not a data set: expected an ARFF file"), str(e.value)
+    assert load_dataset("sub/t", data_home=home).X.shape == X.shape
+    assert load_dataset("emotions", data_home=home).X.shape == (593, 72)   # a data set comes before a folder of that name
+    for load in (load_arff, data_module.load_hmc_arff):
+        with pytest.raises(ValueError, match=r"folder\.arff is a directory, not an ARFF file"): load("folder.arff")
+        with pytest.raises(FileNotFoundError, match="no ARFF file absent.arff"): load("absent.arff")
 
 
 class _Server:

@@ -5,7 +5,7 @@ Quarto link attributes, links to notebooks and to the published site, a figure) 
 tools/build_docs.py and must pass tools/check_pages.py in Chromium; then one hand-written page per
 defect must fail it with the matching message.
 """
-import base64, json, os, shutil, sys
+import base64, json, os, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 import pytest
@@ -42,8 +42,11 @@ def site(tmp_path_factory):
     result = lambda data: {"output_type": "execute_result", "execution_count": None, "metadata": {}, "data": data}
     stream = lambda t: {"output_type": "stream", "name": "stdout", "text": t}
     show_doc = ('---\n\n[source](https://github.com/relieffml/relieffml/blob/main/x.py#L1){target="_blank" '
-                'style="float:right; font-size:smaller"}\n\n### helper_fn\n\n```python\ndef helper_fn(x)\n```\n\n*Doc.*')
-    nb("index.ipynb", "Home", md("See [chapter A](a.ipynb) and the [tutorial](tutorials/t.ipynb)."))
+                'style="float:right; font-size:smaller"}\n\n### helper_fn\n\n```python\ndef helper_fn(x)\n```\n\n*Doc.*\n\n'
+                'x : int\n    The input, as SPEC §3 says.')  # a docstring cites the specification in plain text
+    nb("index.ipynb", "Home", md("See [chapter A](a.ipynb), [B](b.ipynb), the [tutorial](tutorials/t.ipynb) "
+                                 "and the [conventions](conventions.ipynb)."))
+    nb("conventions.ipynb", "Conventions", md("## §3 Three {#sec-3}\n\nThe third convention."))
     nb("a.ipynb", "Chapter A",
        md("## Section A\n\nThe prior $P_l = \\frac{C_l + s}{N + 2s}$, see [B](b.ipynb#section-b), "
           "[B on the site](https://relieffml.github.io/relieffml/b.html), doi:10.1023/A:1025667309714 and `helper_fn` [below](#helper_fn).\n\n$$W_f = \\sum_i x_i \\tag{6}$$"),
@@ -51,11 +54,13 @@ def site(tmp_path_factory):
        code("#| echo: false\n#| output: asis\nshow_doc(helper_fn)", result({"text/markdown": show_doc, "text/plain": "<x>"})),
        code("#| hide\nsecret_cell = 1"), code("#| include: false\nexcluded_cell = 2"),
        code("#| output: false\nsilenced_cell = 3", stream("silenced output\n")),
-       code("x = 1\nx", result({"text/plain": "1"}), {"output_type": "display_data", "metadata": {}, "data": {"image/png": PNG, "text/plain": "<Figure>"}}))
+       code("x = 1\nx", result({"text/plain": "1"}), {"output_type": "display_data", "metadata": {}, "data": {"image/png": PNG, "text/plain": "<Figure>"}}),
+       code("# NBVAL_CHECK_OUTPUT\nchecked_cell = 4\nchecked_cell", result({"text/plain": "4"})))
     nb("b.ipynb", "Chapter B", md("## Section B\n\nBack to [A](a.ipynb#section-a)."))
-    nb("tutorials/t.ipynb", "Tutorial", md("Uses [chapter A](../a.ipynb) and [B](https://relieffml.github.io/relieffml/b.html#section-b)."))
+    nb("tutorials/t.ipynb", "Tutorial", md("Uses [chapter A](../a.ipynb) and [B](https://relieffml.github.io/relieffml/b.html#section-b), "
+                                           "as SPEC §3 says."))
     (cache / "_quarto.yml").write_text("website:\n  title: demo\n  navbar:\n    left:\n      - text: Tutorials\n        href: tutorials/t.ipynb\n"
-                                       "  sidebar:\n    contents:\n      - index.ipynb\n      - section: Chapters\n        contents: [a.ipynb, b.ipynb]\n"
+                                       "  sidebar:\n    contents:\n      - index.ipynb\n      - section: Chapters\n        contents: [a.ipynb, b.ipynb, conventions.ipynb]\n"
                                        "      - section: Tutorials\n        contents: [tutorials/t.ipynb]\n")
     return build_docs.render_offline(cache, tmp / "_docs")
 
@@ -72,11 +77,32 @@ def test_build_renders_what_quarto_would(site):
     assert '<a href="tutorials/t.html">Tutorial</a>' in a                # sidebar from _quarto.yml
     assert 'href="../a.html"' in (site / "tutorials" / "t.html").read_text()
     assert len(list(site.glob("a_files/*.png"))) == 1
+    assert 'id="search-box"' in a and 'src="./search_index.js"' in a  # the search box, on every page
+    assert 'data-root="../"' in (site / "tutorials" / "t.html").read_text()
+    index = json.loads((site / "search_index.js").read_text().split("=", 1)[1].rstrip().rstrip(";"))
+    assert {e["u"] for e in index} >= {"index.html", "a.html", "a.html#section-a", "b.html#section-b", "tutorials/t.html"}
+    assert any("only the output" in e["t"] for e in index) and (site / "search.js").exists()
+    assert "NBVAL" not in a and "checked_cell" in a                     # nbval's markers are not shown
+    assert '<a href="./conventions.html#sec-3">Conventions §3</a>' in a  # a docstring's "SPEC §3" is linked
+    assert 'href="../conventions.html#sec-3"' in (site / "tutorials" / "t.html").read_text()
+    assert 'id="sec-3"' in (site / "conventions.html").read_text()     # {#id} heading attributes, as in Quarto
+
+
+def test_search_shows_results(site):
+    "Typing a query (the box filled from ?q=, which fires its input event) lists the sections that contain it."
+    with tempfile.TemporaryDirectory() as profile:
+        dom = subprocess.run([check_pages.browser(), *check_pages.FLAGS, f"--user-data-dir={profile}", "--dump-dom",
+                              (site / "tutorials" / "t.html").resolve().as_uri() + "?q=checked_cell"],
+                             capture_output=True, text=True, timeout=90).stdout
+    soup = check_pages.BeautifulSoup(dom, "html.parser")
+    hits = [a["href"] for a in soup.select("#search-results li a")]
+    assert hits and all(h.startswith("../a.html") for h in hits), hits
+    assert soup.select_one("#search-results mark").get_text() == "checked_cell"
 
 
 def test_built_pages_pass_the_browser_check(site):
     res = check_pages.check(site)
-    assert set(res) == {"index.html", "a.html", "b.html", "tutorials/t.html"}
+    assert set(res) == {"index.html", "a.html", "b.html", "conventions.html", "tutorials/t.html"}
     assert res == {p: [] for p in res}
 
 
@@ -90,16 +116,36 @@ DEFECTS = {
     "link to the published site": '<p><a href="https://relieffml.github.io/relieffml/a.html">A</a></p>',
     "missing image": '<p><img src="a_files/nothing.png" alt="x"></p>',
     "missing anchor": '<p><a href="b.html#no-such-section">B</a></p>',
+    "no search box": "<p>A page without the search box.</p>",
+    "search index missing": "<p>The index script is not there.</p>",
+    "'SPEC §' not inside a link": "<p>As SPEC §2 says.</p>",
+    "visible test-harness marker": "<pre><code># NBVAL_CHECK_OUTPUT\nprint(1)</code></pre>",
 }
+SEARCH = ('<input id="search-box" data-root="./"><div id="search-results" hidden></div>'
+          '<script src="{index}" defer></script><script src="search.js" defer></script>')
+
+
+def _page(body: str, expected: str = "") -> str:
+    "A hand-written page with the search box (unless the defect is its absence) and `body` as its text."
+    nav = "" if expected == "no search box" else SEARCH.format(index="no_index.js" if expected == "search index missing" else "search_index.js")
+    return f"<!DOCTYPE html><html><head><title>x</title></head><body><nav>{nav}</nav><main>{body}</main></body></html>"
 
 
 @pytest.mark.parametrize("expected", list(DEFECTS))
 def test_check_fails_on_each_defect(site, expected, tmp_path):
     page = site / f"defect_{list(DEFECTS).index(expected)}.html"
-    page.write_text(f"<!DOCTYPE html><html><head><title>x</title></head><body><main>{DEFECTS[expected]}</main></body></html>")
+    page.write_text(_page(DEFECTS[expected], expected))
     try: found = check_pages.check(site, [page])[page.name]
     finally: page.unlink()
     tex = ("MathJax did not run", "untypeset TeX", "raw TeX")  # one TeX defect may show in several ways
     assert any(expected in d for d in found), found
     assert all(expected in d or (expected.startswith(tex) and d.startswith(tex)) for d in found), found
     assert found[0].startswith(check_pages.WARN) == (expected == "missing anchor")
+
+
+def test_check_fails_on_an_index_that_misses_a_page(site):
+    extra = site / "extra.html"
+    extra.write_text(_page("<p>A chapter the index forgot.</p>"))
+    try: found = check_pages.check(site, [site / "index.html"])["index.html"]
+    finally: extra.unlink()
+    assert found == ["index does not link: extra.html"], found

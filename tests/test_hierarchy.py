@@ -239,7 +239,10 @@ def test_load_small_file(tmp_path):
 
 @pytest.mark.parametrize("row,msg", [
     ("1,lo,a/x,3", r"line 10: class 'a/x' is not declared"),
-    ("1,lo,a,3,4", r"Bad @DATA instance format in line 10"),
+    ("1,lo,a,3,4", r"t\.arff, line 10: expected 4 values \(one per attribute\), found 5: '1,lo,a,3,4'"),   # liac-arff: "Bad @DATA instance format"
+    ("1,lo,a/b@c,3,", r"t\.arff, line 10: expected 4 values \(one per attribute\), found 5"),    # a trailing comma
+    ("1,lo,a", r"t\.arff, line 10: expected 4 values \(one per attribute\), found 3: '1,lo,a'"),
+    ("1.5,'mid dle'", r"line 10: expected 4 values \(one per attribute\), found 2"),
     ("one,lo,a,3", r"Invalid numerical value, at line 10"),
     ("1,mid,a,3", r"value mid not found in nominal declaration, at line 10"),
     ("{0 1, 2 a}", r"line 10: sparse rows are not supported"),

@@ -7,6 +7,7 @@ from hypothesis import given, settings, strategies as st
 from sklearn.metrics import mutual_info_score
 
 from relieffml.infogain import info_gain, mdl_cut_points, _naive_cut_points, InfoGain
+from relieffml.transform import BinaryRelevanceRanker, LabelPowersetRanker, LCFS
 from weka_harness import weka_scores, write_arff
 
 IG = "weka.attributeSelection.InfoGainAttributeEval"
@@ -169,3 +170,79 @@ def test_bad_input():
     with pytest.raises(ValueError, match="n_classes"): info_gain(X, y, [False, False], n_classes=1)
     with pytest.raises(ValueError, match="BinaryRelevanceRanker"): InfoGain().fit(X, np.c_[y, y])
     with pytest.raises(ValueError, match="NaN"): InfoGain().fit(X, np.where(y == 1, np.nan, 0.0))
+
+
+def extreme_problem(seed=0, n=120):
+    "A feature in (−1, 1) with three labels cut near ±0.85 and 0 (near the ends of the column), and a noise feature."
+    rng = np.random.default_rng(seed)
+    u = rng.uniform(-1, 1, n)
+    Y = np.c_[u > 0.85, u < -0.9, (u > 0) ^ (rng.random(n) < 0.1)].astype(np.int64)
+    return np.c_[u, rng.random(n)], Y
+
+
+@pytest.mark.parametrize("make", [
+    lambda: InfoGain(), lambda: BinaryRelevanceRanker(), lambda: LabelPowersetRanker(),
+    lambda: LCFS(random_state=0, n_new_labels=1)], ids=["InfoGain", "BR", "LP", "LCFS"])
+def test_huge_column_scores_as_scaled_down(make):
+    "Cuts between two values beyond half the largest double: (a+b)/2 overflowed to inf, one bin, weight 0."
+    X, Y = extreme_problem()
+    huge = X.copy(); huge[:, 0] *= 1.7e308                 # spans ±1.7e308
+    small = huge.copy(); small[:, 0] *= 2.0**-1000          # exact scaling, values stay normal (~1.6e7)
+    y = Y[:, 0] if make().__class__ is InfoGain else Y
+    w_huge, w_small = make().fit(huge, y).weights_, make().fit(small, y).weights_
+    assert w_small[0] > 0.05
+    np.testing.assert_array_equal(w_huge, w_small)
+
+
+def test_huge_and_tiny_cut_points_scale_exactly():
+    "Cut points scale with the column, also where (a+b)/2 overflows or (subnormal, adjacent values) rounds onto b."
+    X, Y = extreme_problem()
+    for j in range(Y.shape[1]):
+        c = mdl_cut_points(X[:, 0] * 2.0**20, Y[:, j], 2)
+        assert c.size and np.isfinite(c).all()
+        for s in (2.0**1004, -(2.0**1004)):                # the column spans ±2**1024 (±1.8e308)
+            c_s = mdl_cut_points(X[:, 0] * 2.0**20 * s, Y[:, j], 2)
+            np.testing.assert_array_equal(np.sort(c * s), c_s)
+    k = np.round(X[:, 0] * 20)                              # integers −20..20; times 2**-1074 = 5e-324 they are subnormal
+    for j in range(Y.shape[1]):
+        g = info_gain(k[:, None], Y[:, j], [False])
+        np.testing.assert_array_equal(info_gain(k[:, None] * 2.0**-1074, Y[:, j], [False]), g)
+    # 0..7 times 5e-324, classes change between 3 and 4: (3 + 4)/2 · 5e-324 rounds to 4 · 5e-324 (ties to even)
+    x = np.arange(8.0) * 2.0**-1074; y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    assert mdl_cut_points(x, y, 2).tolist() == [3 * 2.0**-1074]
+    assert info_gain(x[:, None], y, [False])[0] == pytest.approx(1.0, abs=1e-12)   # was 0.55: 4·5e-324 binned low
+
+
+def test_extreme_finite_values_no_nan_no_warning():
+    "Columns of ±max double, ±1e308 and subnormals: finite gains, no RuntimeWarning, as the unit-scaled column."
+    X, Y = extreme_problem()
+    u = X[:, 0]; big = np.finfo(np.float64).max
+    cols = np.c_[u, u * big, u * 1e308, np.where(u > 0.85, big, u), np.where(u < -0.9, -big, u), u * 1e-308]
+    for j in range(Y.shape[1]):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            g = info_gain(cols, Y[:, j], np.zeros(cols.shape[1], bool))
+        assert np.isfinite(g).all()
+        np.testing.assert_allclose(g, g[0], rtol=0, atol=1e-12)
+
+
+def test_unsigned_class_codes():
+    "uint8/uint64 codes (e.g. a column of a Y matrix) raised OverflowError from y.max(initial=-1)."
+    X, Y = extreme_problem()
+    g = info_gain(X, Y[:, 2], [False, False])
+    for dt in (np.uint8, np.uint64):
+        np.testing.assert_array_equal(info_gain(X, Y[:, 2].astype(dt), [False, False]), g)
+
+
+def test_huge_nominal_codes():
+    "A nominal code of 1e308 (accepted by the estimators' check) overflowed the int64 cast, counted as missing: gain 0."
+    X, Y = extreme_problem()
+    codes = (X[:, 0] > 0).astype(float) + (X[:, 0] > 0.85)          # 0, 1, 2
+    g = InfoGain(nominal=[0]).fit(codes[:, None], Y[:, 2]).weights_
+    assert g[0] > 0.3
+    for big in (1e308, 1e9, 2.0**63):
+        huge = np.where(codes == 2, big, codes)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            np.testing.assert_array_equal(InfoGain(nominal=[0]).fit(huge[:, None], Y[:, 2]).weights_, g)
+            np.testing.assert_array_equal(info_gain(huge[:, None], Y[:, 2], [True]), g)

@@ -2,7 +2,9 @@
 
 1. `nbdev.serve.proc_nbs` processes the chapters in nbs/ (show_doc, `#| hide`, front matter, doc links)
    into `_proc/`; the tutorials get the same nbdev processors into `_proc/tutorials/`, and the
-   top-level `_quarto.yml` (site, sidebar sections, MathJax) is copied to `_proc/_quarto.yml`.
+   top-level `_quarto.yml` (site, sidebar sections, MathJax) is copied to `_proc/_quarto.yml`, and the API
+   reference `_proc/api.ipynb` is generated from each module's `__all__` and `relieffml/_modidx.py` (every
+   public name, its signature and docstring's first line, linked to its entry in its chapter).
 2. `--quarto` renders `_proc` with Quarto (`_proc/_docs/`): the published site (.github/workflows/deploy.yaml).
 3. Without `--quarto` (Quarto cannot be installed everywhere) the same staged notebooks are rendered
    offline into `_docs/`, doing what Quarto would do with them: the front matter becomes the page
@@ -10,8 +12,12 @@
    `output: asis`; `#|` lines never shown); pandoc reads the notebook (so show_doc's Quarto link
    attributes are parsed, not printed) and writes HTML through tools/docs_template.html with a sidebar
    built from `_quarto.yml`; links to notebooks or to the published site become relative `.html`
-   links; figures are extracted beside each page; MathJax is Debian's libjs-mathjax, copied into
-   `_docs/mathjax/`, so equations typeset offline. tools/check_pages.py then checks the pages in Chromium.
+   links; tools/docs_filter.lua (also Quarto's filter) links a "SPEC §n" left in a docstring to the
+   Conventions chapter and drops nbval's `# NBVAL_...` marker lines from the code shown; figures are extracted beside each page; MathJax is Debian's libjs-mathjax, copied into
+   `_docs/mathjax/`, so equations typeset offline. Every page has a search box over all pages: the index
+   is built here from the rendered pages (`_docs/search_index.js`, one entry per section, loaded as a
+   script so it works from file://) and searched by tools/docs_search.js (`_docs/search.js`); Quarto's
+   site has its own search (`navbar: search: true`). tools/check_pages.py then checks the pages in Chromium.
 
     python tools/build_docs.py            # stage and render offline into _docs/
     python tools/build_docs.py --stage    # stage only
@@ -26,7 +32,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = Path(__file__).with_name("docs_template.html")
 MATHJAX = Path(os.environ.get("RELIEFFML_MATHJAX", "/usr/share/javascript/mathjax"))
-PANDOC_IN = "ipynb+link_attributes+fenced_divs+bracketed_spans+gfm_auto_identifiers"
+PANDOC_IN = "ipynb+link_attributes+fenced_divs+bracketed_spans+gfm_auto_identifiers+header_attributes"
+LUA_FILTER = Path(__file__).with_name("docs_filter.lua")
 
 
 def stage() -> Path:
@@ -40,7 +47,82 @@ def stage() -> Path:
     tut.mkdir(exist_ok=True)
     for nb in sorted((ROOT / "tutorials").glob("*.ipynb")): proc_one((nb, tut / nb.name, FilterDefaults))
     shutil.copy(ROOT / "_quarto.yml", cache / "_quarto.yml")
+    (cache / "api.ipynb").write_text(json.dumps(api_notebook(cache), ensure_ascii=False, indent=1))
     return cache
+
+
+# ---- the API reference (generated at every build, so it lists what the package exports today) ------
+
+def _signature(obj) -> str:
+    "`(params)` of a callable (a numba dispatcher's Python function), module paths dropped from annotations."
+    import inspect
+    try: sig = str(inspect.signature(getattr(obj, "py_func", obj)))
+    except (TypeError, ValueError): return ""
+    sig = re.sub(r"\b(?:relieffml|numpy|typing|pandas|scipy|collections)(?:\.\w+)*\.(?=[A-Za-z_])", "", sig)
+    sig = re.sub(r"(: |-> )'([^']*)'", r"\1\2", sig)  # annotations kept as strings (from __future__ import annotations)
+    return re.sub(r"^\(self\)", "()", re.sub(r"^\(self, ", "(", sig))
+
+
+def _summary(obj) -> str:
+    "The first line of the docstring (a class's own docstring, not an inherited one), or ''."
+    import inspect
+    doc = inspect.getdoc(getattr(obj, "py_func", obj)) if callable(obj) or isinstance(obj, type) else None
+    return doc.strip().splitlines()[0].strip() if doc and doc.strip() else ""
+
+
+def _title(nb: Path) -> str:
+    "A chapter's title: its first `# ` heading."
+    for c in json.loads(nb.read_text())["cells"]:
+        if c["cell_type"] == "markdown" and (t := "".join(c["source"]).strip()).startswith("# "): return t[2:].splitlines()[0].strip()
+    return nb.stem
+
+
+def api_notebook(cache: Path) -> dict:
+    """A notebook listing every public name (each module's `__all__`, and the public methods nbdev indexed in
+    `_modidx.py`) with its signature and summary line, linked to its entry in the chapter that defines it
+    (a method without an entry of its own links to its class's; a name without any, to the chapter)."""
+    import importlib, inspect
+    from relieffml._modidx import d as modidx
+    chapters = {}  # module -> notebook that exports it
+    for nb in sorted((ROOT / "nbs").glob("*.ipynb")):
+        if m := re.search(r"#\|\s*default_exp\s+(\S+)", nb.read_text()): chapters.setdefault(f"relieffml.{m[1].strip(chr(34)+chr(92))}", nb.name)
+    md = ["Every public name of the package, module by module, in the order of its `__all__`: the signature, "
+          "the first line of its docstring, and a link to its entry in the chapter that derives it. Classes are "
+          "followed by their public methods. Constants link to their chapter."]
+    for mod, nb in sorted(chapters.items(), key=lambda kv: kv[1]):
+        module = importlib.import_module(mod)
+        syms = modidx["syms"].get(mod, {})
+        staged = (cache / nb).read_text() if (cache / nb).exists() else ""
+        entries = set(re.findall(r"#{2,4} ([A-Za-z_][\w.]*)", staged))  # show_doc headings of the staged chapter
+        def link(qual):
+            for q in (qual, qual.split(".")[0]):
+                url = syms.get(f"{mod}.{q}", ("",))[0]
+                if q in entries and "#" in url: return f"{nb}#{url.split('#', 1)[1]}"
+            return nb
+        md.append(f"## {mod}\n\nIn the chapter [{_title(ROOT / 'nbs' / nb)}]({nb}).")
+        lines = []
+        for name in getattr(module, "__all__", []):
+            obj = getattr(module, name)
+            if callable(obj) or isinstance(obj, type):
+                sig = _signature(obj).replace("`", "'")
+                lines.append(f"- [`{name}`]({link(name)})`{sig}` — {_summary(obj) or '(no docstring)'}")
+                if isinstance(obj, type):
+                    for key in sorted(k for k in syms if k.startswith(f"{mod}.{name}.")):
+                        meth = key[len(mod) + 1:]
+                        if meth.split(".")[-1].startswith("_") or not hasattr(obj, meth.split(".")[-1]): continue
+                        m = inspect.getattr_static(obj, meth.split(".")[-1])
+                        m = getattr(m, "__func__", getattr(m, "fget", m))
+                        lines.append(f"    - [`{meth}`]({link(meth)})`{_signature(m).replace('`', chr(39))}` — {_summary(m) or '(no docstring)'}")
+            else:
+                val = repr(obj) if isinstance(obj, (bool, int, float, str, tuple, frozenset)) else ""
+                val = val if 0 < len(val) <= 60 else type(obj).__name__
+                lines.append(f"- [`{name}`]({link(name)}) `= {val.replace('`', chr(39))}` — constant")
+        md.append("\n".join(lines))
+    fm = ("---\ntitle: API reference\ndescription: Every public name of relieffml with its signature and what it "
+          "does, linked to its entry in the chapter that derives it.\noutput-file: api.html\n---\n")
+    cells = [{"cell_type": "raw", "metadata": {}, "source": fm}] + [
+        {"cell_type": "markdown", "id": f"api-{i}", "metadata": {}, "source": c} for i, c in enumerate(md)]
+    return {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}
 
 
 # ---- notebook preprocessing (before pandoc) -------------------------------------------------------
@@ -166,8 +248,50 @@ def sidebar(site: dict, pages: dict, here: str) -> str:
         return "".join(out)
     web = site.get("website", {})
     top = "".join(a(e["href"], e["text"]) for e in web.get("navbar", {}).get("left", []))
-    return (f'<div class="site-title">{a("index.ipynb", web.get("title"))}</div><div class="navbar">{top}</div>'
+    up = posixpath.relpath(".", posixpath.dirname(here) or ".")
+    search = (f'<div class="search"><input id="search-box" type="search" placeholder="Search the book" aria-label="Search" '
+              f'autocomplete="off" data-root="{up}/"><div id="search-results" hidden></div></div>'
+              f'<script src="{up}/{SEARCH_INDEX}" defer></script><script src="{up}/{SEARCH_JS}" defer></script>')
+    return (f'<div class="site-title">{a("index.ipynb", web.get("title"))}</div>{search}<div class="navbar">{top}</div>'
             f'<ul>{items(web.get("sidebar", {}).get("contents", []))}</ul>')
+
+
+# ---- search ---------------------------------------------------------------------------------------
+
+SEARCH_INDEX, SEARCH_JS = "search_index.js", "search.js"
+
+
+def search_entries(site: Path, pages: list[str]) -> list[dict]:
+    """One entry per section (the text from one h1-h3 heading to the next) of each page: page title, section
+    title, URL relative to the site root (with the section's anchor) and the visible text, code included."""
+    from bs4 import BeautifulSoup, Comment, NavigableString
+    out = []
+    for rel in pages:
+        soup = BeautifulSoup((site / rel).read_text(), "html.parser")
+        main = soup.find("main")
+        if main is None: continue
+        for el in main.select("nav#TOC, script, style"): el.decompose()
+        title = soup.find("h1", class_="title")
+        page_title = title.get_text(" ", strip=True) if title else rel
+        sec = {"p": page_title, "s": page_title, "u": rel, "t": []}
+        secs = [sec]
+        for el in main.descendants:
+            if getattr(el, "name", None) in ("h2", "h3") and el.get("id"):
+                sec = {"p": page_title, "s": el.get_text(" ", strip=True), "u": f"{rel}#{el['id']}", "t": []}
+                secs.append(sec)
+            elif isinstance(el, NavigableString) and not isinstance(el, Comment) and not any(getattr(q, "name", None) in ("h1", "h2", "h3") for q in el.parents):
+                sec["t"].append(str(el))
+        for s in secs:
+            s["t"] = re.sub(r"\s+", " ", "".join(s["t"])).strip()
+            if s["t"] or s is secs[0]: out.append(s)
+    return out
+
+
+def write_search(site: Path, pages: list[str]):
+    "`search_index.js` (the index as a script, so it loads from file:// too) and the client, tools/docs_search.js."
+    entries = search_entries(site, pages)
+    (site / SEARCH_INDEX).write_text("window.RELIEFFML_SEARCH = " + json.dumps(entries, ensure_ascii=False, separators=(",", ":")) + ";\n")
+    shutil.copy(Path(__file__).with_name("docs_search.js"), site / SEARCH_JS)
 
 
 # ---- rendering ------------------------------------------------------------------------------------
@@ -200,6 +324,7 @@ def render_page(src: str, nb: dict, pages: dict, site: dict, out: Path, base: st
                               f"--extract-media={Path(here).stem}_files", "-"], json.dumps(nb)))
         ast = fix_ast(ast, lambda u: resolve_link(u, src, here, pages, base))
         run(["-f", "json", "-t", "html5", "--standalone", f"--template={TEMPLATE}", "--toc", "--toc-depth=3",
+             f"--lua-filter={LUA_FILTER}", f"--metadata=site-root:{up}",
              f"--mathjax={up}/mathjax/MathJax.js?config=TeX-AMS_SVG", f"--include-before-body={nav}",
              "--wrap=none", "-o", dest.name], json.dumps(ast))
 
@@ -222,6 +347,7 @@ def render_offline(cache: Path, out: Path = ROOT / "_docs") -> Path:
     if out.exists(): shutil.rmtree(out)
     shutil.copytree(MATHJAX, out / "mathjax", ignore=_mathjax_ignore)
     for src, nb in nbs.items(): render_page(src, nb, pages, site, out, base)
+    write_search(out, [p["out"] for p in pages.values()])
     return out
 
 

@@ -7,7 +7,11 @@ MathJax runs, and the DOM after it is inspected for
 * Quarto-only attribute text (`{target="_blank" ...}`, `{.class}`, `{#id}`, `:::` fences),
 * a broken internal link (a relative link to a missing file or anchor, a link to a notebook, or a link
   to the published site that should have been made relative),
-* a missing image (a relative `src` with no file, or one the browser could not load).
+* a missing image (a relative `src` with no file, or one the browser could not load),
+* no search box, or a search index that did not load (tools/docs_search.js marks `<body data-search="N">`),
+* "SPEC §n" text outside a link (every citation of the specification links to the Conventions chapter),
+* a visible test-harness marker (`# NBVAL_CHECK_OUTPUT`, `NBVAL_IGNORE_OUTPUT`, `NBVAL_SKIP`, ...),
+* on the site's index.html: a page of the site (chapter, tutorial, reference) that its text does not link.
 
     python tools/check_pages.py _docs                                   # every page; exit 1 on a defect
     python tools/check_pages.py _docs --screenshots DIR index.html ...  # also save screenshots
@@ -27,6 +31,8 @@ TEX = re.compile(r"\\[()\[\]]|\$\$|\$[^$\s][^$\n]*\$|\\(frac|sum|prod|mathrm|mat
                  r"sqrt|cdot|qquad|tag|lvert|rvert|alpha|beta|lambda|delta|Delta|in|le|ge|neq|approx)\b")
 WARN = "warning: "  # reported, not failed on (unless --strict): e.g. nbdev's links to helpers with no show_doc
 OPTION_LINE = re.compile(r"(^|\n)[ \t]*#\|")
+SPEC_REF = re.compile(r"SPEC\s*§")
+NBVAL = re.compile(r"\bNBVAL_[A-Z_]+\b")
 QUARTO_ATTR = re.compile(r"\{(?:[.#][A-Za-z][\w-]*|[A-Za-z][\w-]*=)[^{}\n]*\}|(^|\n)[ \t]*:::")
 
 
@@ -88,13 +94,35 @@ def defects(page: Path, dom: str, site: Path) -> list[str]:
         if not src: out.append("image without src")
         elif img.get("data-broken"): out.append(f"image did not load: {src[:80]}")
         elif not (u.scheme or u.netloc) and not (page.parent / unquote(u.path)).is_file(): out.append(f"missing image: {src}")
+    if not body.select_one("input#search-box"): out.append("no search box (input#search-box)")
+    elif body.get("data-search", "0") in ("", "0"): out.append("search index missing: search_index.js did not load")
+    for t in body.find_all(string=SPEC_REF):
+        if t.find_parent("a") is None and t.find_parent(list(NOT_SHOWN)) is None:
+            out.append(f"'SPEC §' not inside a link: {t.strip()[:60]!r}")
+    for m in NBVAL.finditer(text): out.append(f"visible test-harness marker: {m.group(0)}")
+    if page.resolve() == (site / "index.html").resolve(): out += unlinked_pages(body, page, site)
     return list(dict.fromkeys(out))
+
+
+def site_pages(site: Path) -> list[Path]:
+    "The HTML pages of a built site (MathJax's own files excluded)."
+    return sorted(p for p in Path(site).rglob("*.html") if "mathjax" not in p.relative_to(site).parts)
+
+
+def unlinked_pages(body, page: Path, site: Path) -> list[str]:
+    "The pages of the site that the index page's text (its <main>, not the sidebar) does not link to."
+    main, linked = body.find("main") or body, set()
+    for a in main.find_all("a", href=True):
+        u = urlsplit(a["href"])
+        if not (u.scheme or u.netloc) and u.path: linked.add((page.parent / unquote(u.path)).resolve())
+    return [f"index does not link: {p.relative_to(site).as_posix()}" for p in site_pages(site)
+            if p.resolve() != page.resolve() and p.resolve() not in linked]
 
 
 def check(site: Path, pages=None, workers: int = 2) -> dict:
     "Map each page (relative path) to its defects."
     site = Path(site)
-    pages = pages or sorted(p for p in site.rglob("*.html") if "mathjax" not in p.relative_to(site).parts)
+    pages = pages or site_pages(site)
     def one(p): return p.relative_to(site).as_posix(), defects(p, chrome(p, "--dump-dom"), site)
     with ThreadPoolExecutor(workers) as ex: return dict(ex.map(one, pages))
 

@@ -1,0 +1,70 @@
+--[[ Pandoc Lua filter shared by the offline build (tools/build_docs.py) and Quarto (_quarto.yml `filters`).
+
+1. A "SPEC §n" left as plain text (numpydoc docstrings rendered by show_doc cite the specification this way,
+   and a docstring cannot hold a link) becomes a link to section n of the Conventions chapter, reading
+   "Conventions §n". Text already inside a link is left alone.
+2. Test-harness markers (`# NBVAL_CHECK_OUTPUT`, `# NBVAL_IGNORE_OUTPUT`, `# NBVAL_SKIP`, ...) are
+   removed from the rendered code: nbval needs them in the notebooks, the reader does not.
+
+The link is relative to the page: the offline build passes the page's way up to the site root as the
+metadata field `site-root` ("." or ".."); under Quarto a page in tutorials/ is one level down.
+]]
+
+local root = nil
+
+local function site_root()
+  if root then return root end
+  local ok, file = pcall(function() return quarto.doc.input_file end)
+  if not ok or not file then file = (PANDOC_STATE.input_files or {})[1] or "" end
+  root = file:match("[/\\]tutorials[/\\][^/\\]+$") and ".." or "."
+  return root
+end
+
+local function conventions_link(num)
+  return pandoc.Link({pandoc.Str("Conventions"), pandoc.Space(), pandoc.Str("§" .. num)},
+                     site_root() .. "/conventions.html#sec-" .. num)
+end
+
+local function link_spec(inlines)
+  local out, i, changed = pandoc.List(), 1, false
+  while i <= #inlines do
+    local a, b, c = inlines[i], inlines[i + 1], inlines[i + 2]
+    local pre = a.t == "Str" and a.text:match("^(.-)SPEC$")
+    local num, post
+    if pre and b and (b.t == "Space" or b.t == "SoftBreak") and c and c.t == "Str" then
+      num, post = c.text:match("^§(%d+)(.*)$")
+    end
+    if num then
+      if pre ~= "" then out:insert(pandoc.Str(pre)) end
+      out:insert(conventions_link(num))
+      if post ~= "" then out:insert(pandoc.Str(post)) end
+      i, changed = i + 3, true
+    else
+      out:insert(a)
+      i = i + 1
+    end
+  end
+  return changed and out or nil
+end
+
+local MARKER = "^%s*#%s*NBVAL_[%u_]+%s*$"
+
+local function strip_markers(block)
+  local lines, dropped = {}, false
+  for line in (block.text .. "\n"):gmatch("(.-)\n") do
+    if line:match(MARKER) then dropped = true else table.insert(lines, line) end
+  end
+  if not dropped then return nil end
+  local text = table.concat(lines, "\n"):gsub("^\n+", ""):gsub("\n+$", "")
+  if text:match("^%s*$") then return {} end
+  block.text = text
+  return block
+end
+
+return {
+  { Meta = function(meta) if meta["site-root"] then root = pandoc.utils.stringify(meta["site-root"]) end end },
+  { traverse = "topdown",
+    Link = function(el) return el, false end,  -- text inside a link stays as written
+    Inlines = link_spec,
+    CodeBlock = strip_markers },
+}
