@@ -714,7 +714,7 @@ def weka_neighbors(prep:Prepared, Xs, k:int, metric='heom', weights=None, n_jobs
     N, D = prep.n_rows, prep.is_nominal.shape[0]
     p, w = (2 if metric == 'heom' else 1), (np.ones(D) if weights is None else np.asarray(weights, np.float64))
     n = N if Xs is None else len(Xs)
-    B, out = max(1, QUERY_BYTES // (8 * max(N, D))), []
+    B, out = max(1, QUERY_BYTES // (24 * max(N, D))), []   # a block's sums, indices and distances
     with numba_threads(n_jobs):
         for lo in range(0, n, B):                         # a block of queries: its N sums in QUERY_BYTES
             hi = min(n, lo + B)

@@ -125,3 +125,22 @@ def test_mulan_empty_row_rules():
     Yh = np.array([[1, 0, 0], [0, 0, 0]])                                       # row 0: its label second
     assert average_precision(Yh, S) == .75 and average_precision(Yh, S, ties="mulan") == .5
     assert np.isnan(average_precision(np.zeros((2, 3)), S, ties="mulan"))   # Mulan's 0/0
+
+
+def test_blocks_and_sparse_rows_give_the_same_lists(monkeypatch):
+    "weka_neighbors in blocks of queries and of (sparse, expanded) training rows = in one block of dense rows."
+    import scipy.sparse as sp
+    import relieffml.lazy as L
+    from relieffml.neighbors import prepare_data
+    rng = np.random.default_rng(1)
+    X, Xq = (rng.random((70, 12)) < 0.2) * 1.0, (rng.random((15, 12)) < 0.2) * 1.0
+    nom = np.zeros(12, bool)
+    dense = prepare_data(X, nom)
+    want = [weka_neighbors(dense, dense.apply(Xq), 5), weka_neighbors(dense, None, 5)]
+    monkeypatch.setattr(L, "QUERY_BYTES", 24 * 70 * 2)               # 2 queries, 2 training rows a block
+    sparse = prepare_data(sp.csr_matrix(X), nom)
+    for prep in (dense, sparse):
+        got = [weka_neighbors(prep, dense.apply(Xq), 5), weka_neighbors(prep, None, 5)]
+        for (gi, gd), (wi, wd) in zip(got, want):
+            np.testing.assert_array_equal(gi, wi); np.testing.assert_array_equal(gd, wd)
+    assert want[1][0].shape[1] > 5                                   # binary rows: lists longer than k
