@@ -15,9 +15,9 @@ import numpy as np
 import numba
 
 # %% ../nbs/00a_config.ipynb #60c6c222
-FASTMATH = {'reassoc', 'contract', 'arcp', 'nsz', 'afn'}
-NJIT = dict(cache=True, fastmath=FASTMATH, nogil=True)
-NJIT_PARALLEL = dict(cache=True, fastmath=FASTMATH, nogil=True, parallel=True)
+FASTMATH = frozenset()   # no reassoc, contract, afn, arcp: the same bits on every CPU
+NJIT = dict(cache=True, fastmath=False, nogil=True)
+NJIT_PARALLEL = dict(cache=True, fastmath=False, nogil=True, parallel=True)
 NJIT_STRICT = dict(cache=True, nogil=True, fastmath=False)   # sums in source order, as Weka computes them
 CHUNK = 16 # samples per accumulator block in parallel drivers: results do not depend on the thread count
 

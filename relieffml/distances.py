@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 import numba
 from .config import NJIT, NJIT_STRICT
+from .fmath import exp_array
 
 # %% ../nbs/01_distances.ipynb #c714b689
 @dataclass
@@ -134,21 +135,24 @@ def diff(f, a, b, is_nominal, missing_nominal):
     if b != b: return max(a, 1.0 - a)
     return abs(a - b)
 
-# %% ../nbs/01_distances.ipynb #3995cd2d
+# %% ../nbs/01_distances.ipynb #b6268fc4
+@numba.njit(inline='always', **NJIT)
+def _fast_term(a, b, nf, wf, p):
+    "w_f diff_f^p of one feature, branch-free: `nf` 1.0 for a nominal feature (|a − b| > 0 is then a ≠ b)."
+    d = abs(a - b)
+    d = d + nf * ((d > 0.0) - d)
+    return wf * d if p == 1 else wf * (d * d)
+
 @numba.njit(inline='always', **NJIT)
 def _sum_fast(xa, xb, nomf, w, p):
-    "Σ_f w_f diff_f^p for rows without missing values (`nomf`: 1.0 for nominal features)."
-    s = 0.0
-    if p == 1:
-        for f in range(xa.shape[0]):
-            d = abs(xa[f] - xb[f])
-            s += w[f] * (d + nomf[f] * ((d > 0.0) - d))
-    else:
-        for f in range(xa.shape[0]):
-            d = abs(xa[f] - xb[f])
-            d = d + nomf[f] * ((d > 0.0) - d)
-            s += w[f] * d * d
-    return s
+    "Σ_f w_f diff_f^p for rows without missing values, in four interleaved partial sums (f mod 4)."
+    D = xa.shape[0]; n4 = D - D % 4
+    s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0
+    for f in range(0, n4, 4):
+        s0 += _fast_term(xa[f], xb[f], nomf[f], w[f], p); s1 += _fast_term(xa[f + 1], xb[f + 1], nomf[f + 1], w[f + 1], p)
+        s2 += _fast_term(xa[f + 2], xb[f + 2], nomf[f + 2], w[f + 2], p); s3 += _fast_term(xa[f + 3], xb[f + 3], nomf[f + 3], w[f + 3], p)
+    for f in range(n4, D): s0 += _fast_term(xa[f], xb[f], nomf[f], w[f], p)
+    return (s0 + s1) + (s2 + s3)
 
 @numba.njit(**NJIT_STRICT)
 def strict_sum(xa, xb, is_nominal, missing_nominal, w, p):
@@ -165,7 +169,7 @@ def strict_sum(xa, xb, is_nominal, missing_nominal, w, p):
         else: s = s + w[f] * (d * d)
     return s
 
-# %% ../nbs/01_distances.ipynb #b6268fc4
+# %% ../nbs/01_distances.ipynb #9cf4f0cf
 METRICS = ('manhattan', 'heom')
 
 def metric_power(metric:str)->int:
@@ -179,22 +183,32 @@ def distance_mode(prep, p:int, weighted:bool, has_missing=None)->int:
     if weighted or prep.is_nominal.any(): return 1
     return 0 if p == 1 else 3
 
-# %% ../nbs/01_distances.ipynb #0b7e3537
+# %% ../nbs/01_distances.ipynb #81d4dcf1
 @numba.njit(inline='always', **NJIT)
 def _sum_plain(xa, xb):
-    "Σ_f |a_f − b_f|: numeric features, no missing values, unit weights."
-    s = 0.0
-    for f in range(xa.shape[0]): s += abs(xa[f] - xb[f])
-    return s
+    "Σ_f |a_f − b_f|: numeric features, no missing values, unit weights (partial sums by f mod 4)."
+    D = xa.shape[0]; n4 = D - D % 4
+    s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0
+    for f in range(0, n4, 4):
+        s0 += abs(xa[f] - xb[f]); s1 += abs(xa[f + 1] - xb[f + 1])
+        s2 += abs(xa[f + 2] - xb[f + 2]); s3 += abs(xa[f + 3] - xb[f + 3])
+    for f in range(n4, D): s0 += abs(xa[f] - xb[f])
+    return (s0 + s1) + (s2 + s3)
+
+@numba.njit(inline='always', **NJIT)
+def _sq(a, b):
+    d = a - b
+    return d * d
 
 @numba.njit(inline='always', **NJIT)
 def _sum_plain2(xa, xb):
-    "Σ_f (a_f − b_f)²: numeric features, no missing values, unit weights."
-    s = 0.0
-    for f in range(xa.shape[0]):
-        d = xa[f] - xb[f]
-        s += d * d
-    return s
+    "Σ_f (a_f − b_f)²: numeric features, no missing values, unit weights (partial sums by f mod 4)."
+    D = xa.shape[0]; n4 = D - D % 4
+    s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0
+    for f in range(0, n4, 4):
+        s0 += _sq(xa[f], xb[f]); s1 += _sq(xa[f + 1], xb[f + 1]); s2 += _sq(xa[f + 2], xb[f + 2]); s3 += _sq(xa[f + 3], xb[f + 3])
+    for f in range(n4, D): s0 += _sq(xa[f], xb[f])
+    return (s0 + s1) + (s2 + s3)
 
 # %% ../nbs/01_distances.ipynb #47bba07f
 @numba.njit(inline='always', **NJIT)
@@ -205,7 +219,7 @@ def pair_sum(xa, xb, is_nominal, nomf, missing_nominal, w, p, mode):
     if mode == 2: return strict_sum(xa, xb, is_nominal, missing_nominal, w, p)
     return _sum_fast(xa, xb, nomf, w, p)
 
-# %% ../nbs/01_distances.ipynb #99e20cf5
+# %% ../nbs/01_distances.ipynb #dcb0f47d
 def feature_weights_or_ones(w, D:int)->np.ndarray:
     "Validated float64 weight vector of length `D` (ones when `w` is None)."
     if w is None: return np.ones(D)
@@ -272,38 +286,43 @@ def row_at(spec, j):
     "The scaled row of global row `j` (through the row map when the spec holds a gathered subset)."
     return spec.Xn[j] if spec.rows.shape[0] == 0 else spec.Xn[spec.rows[j]]
 
-# %% ../nbs/01_distances.ipynb #8ad4a59b
+# %% ../nbs/01_distances.ipynb #0ac1dc33
 TILE = 4  # sampled rows per distance tile
+_ZERO4, _ONE4 = np.zeros(4), np.ones(4)   # unused placeholders of `_tile_fast`'s plain flavour
 
+@numba.njit(inline='always', **NJIT)
+def _term4(a, b, nf, wf, p, plain):
+    "One term of `_tile_fast`: |a − b|^p when `plain`, else the branch-free w·diff^p of `_fast_term`."
+    if plain: return abs(a - b) if p == 1 else _sq(a, b)
+    return _fast_term(a, b, nf, wf, p)
+
+@numba.njit(inline='always', **NJIT)
+def _tile_fast(Xs, xj, nomf, w, p, plain=False):
+    "Σ_f w_f diff_f^p for the four rows of `Xs`, each in `_sum_fast`'s order (partial sums by f mod 4): the same bits."
+    D = xj.shape[0]; n4 = D - D % 4
+    a0 = 0.0; a1 = 0.0; a2 = 0.0; a3 = 0.0; b0 = 0.0; b1 = 0.0; b2 = 0.0; b3 = 0.0
+    c0 = 0.0; c1 = 0.0; c2 = 0.0; c3 = 0.0; d0 = 0.0; d1 = 0.0; d2 = 0.0; d3 = 0.0
+    for f in range(0, n4, 4):
+        for u in range(4):                      # unrolled by LLVM: lane u of every row
+            g = f + u; v = xj[g]; nf = 0.0 if plain else nomf[g]; wf = 1.0 if plain else w[g]
+            e0 = _term4(Xs[0, g], v, nf, wf, p, plain); e1 = _term4(Xs[1, g], v, nf, wf, p, plain)
+            e2 = _term4(Xs[2, g], v, nf, wf, p, plain); e3 = _term4(Xs[3, g], v, nf, wf, p, plain)
+            if u == 0: a0 += e0; b0 += e1; c0 += e2; d0 += e3
+            elif u == 1: a1 += e0; b1 += e1; c1 += e2; d1 += e3
+            elif u == 2: a2 += e0; b2 += e1; c2 += e2; d2 += e3
+            else: a3 += e0; b3 += e1; c3 += e2; d3 += e3
+    for g in range(n4, D):
+        v = xj[g]; nf = 0.0 if plain else nomf[g]; wf = 1.0 if plain else w[g]
+        a0 += _term4(Xs[0, g], v, nf, wf, p, plain); b0 += _term4(Xs[1, g], v, nf, wf, p, plain)
+        c0 += _term4(Xs[2, g], v, nf, wf, p, plain); d0 += _term4(Xs[3, g], v, nf, wf, p, plain)
+    return (a0 + a1) + (a2 + a3), (b0 + b1) + (b2 + b3), (c0 + c1) + (c2 + c3), (d0 + d1) + (d2 + d3)
+
+# %% ../nbs/01_distances.ipynb #df466a74
 @numba.njit(inline='always', **NJIT)
 def _tile_plain(Xs, xj, p):
     "Σ_f |x_tf − x_jf|^p (p = 1, 2) for the four rows t of `Xs`: numeric, no missing values, unit weights."
-    s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0
-    if p == 1:
-        for f in range(xj.shape[0]):
-            v = xj[f]
-            s0 += abs(Xs[0, f] - v); s1 += abs(Xs[1, f] - v); s2 += abs(Xs[2, f] - v); s3 += abs(Xs[3, f] - v)
-    else:
-        for f in range(xj.shape[0]):
-            v = xj[f]
-            d0 = Xs[0, f] - v; d1 = Xs[1, f] - v; d2 = Xs[2, f] - v; d3 = Xs[3, f] - v
-            s0 += d0 * d0; s1 += d1 * d1; s2 += d2 * d2; s3 += d3 * d3
-    return s0, s1, s2, s3
-
-# %% ../nbs/01_distances.ipynb #7e2937bc
-@numba.njit(inline='always', **NJIT)
-def _tile_fast(Xs, xj, nomf, w, p):
-    "Σ_f w_f diff_f^p for the four rows of `Xs`, branch-free as `_sum_fast` (`nomf`: 1.0 for nominal features)."
-    s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0
-    for f in range(xj.shape[0]):
-        v, nf, wf = xj[f], nomf[f], w[f]
-        d0 = abs(Xs[0, f] - v); d1 = abs(Xs[1, f] - v); d2 = abs(Xs[2, f] - v); d3 = abs(Xs[3, f] - v)
-        d0 = d0 + nf * ((d0 > 0.0) - d0); d1 = d1 + nf * ((d1 > 0.0) - d1)
-        d2 = d2 + nf * ((d2 > 0.0) - d2); d3 = d3 + nf * ((d3 > 0.0) - d3)
-        if p == 2:
-            d0 = d0 * d0; d1 = d1 * d1; d2 = d2 * d2; d3 = d3 * d3
-        s0 += wf * d0; s1 += wf * d1; s2 += wf * d2; s3 += wf * d3
-    return s0, s1, s2, s3
+    if p == 1: return _tile_fast(Xs, xj, _ZERO4, _ONE4, 1, True)
+    return _tile_fast(Xs, xj, _ZERO4, _ONE4, 2, True)
 
 # %% ../nbs/01_distances.ipynb #1c3a2781
 @numba.njit(**NJIT)
@@ -319,10 +338,10 @@ def distance_tile(Xs, spec, out):
         else: s0, s1, s2, s3 = _tile_fast(Xs, Xn[j], spec.nomf, spec.w, p)
         out[0, j] = s0; out[1, j] = s1; out[2, j] = s2; out[3, j] = s3
 
-# %% ../nbs/01_distances.ipynb #e0933115
+# %% ../nbs/01_distances.ipynb #702c3b66
 def rank_weights(k:int, sigma:float)->np.ndarray:
     "Unnormalised rank weights exp(−(j/σ)²), j = 0..k−1 (Robnik-Šikonja & Kononenko 2003, eq. 3)."
-    return np.exp(-(np.arange(k) / float(sigma)) ** 2)
+    return exp_array(-(np.arange(k) / float(sigma)) ** 2)   # the same bits on every CPU (np.exp is not)
 
 @numba.njit(**NJIT)
 def add_diffs(acc, xs, xj, spec, coef):

@@ -11,15 +11,16 @@ __all__ = ['LOG2', 'mdl_cut_points', 'info_gain', 'InfoGain']
 import numpy as np
 from sklearn.utils._param_validation import StrOptions
 from .base import BaseRanker, COMMON_CONSTRAINTS
+from .fmath import LN2, flog, log_array
 
 # %% ../nbs/06_infogain.ipynb #b56a08cb
-LOG2 = np.log(2.0)  # Weka's ContingencyTables.log2 = Math.log(2)
+LOG2 = LN2  # Weka's ContingencyTables.log2 = Math.log(2), the correctly rounded ln 2
 
 def _xlogx(a):
     "Weka's `lnFunc`: $a \\ln a$, and 0 for $a \\le 0$."
     a = np.asarray(a, dtype=np.float64)
     pos = a > 0
-    return np.where(pos, a * np.log(np.where(pos, a, 1.0)), 0.0)
+    return np.where(pos, a * log_array(np.where(pos, a, 1.0)), 0.0)   # log_array: the same bits on every CPU
 
 def _safe_ratio(num, tot):
     "`num / (tot · ln 2)`, 0 where `tot` < 1e-6 (Weka's `Utils.eq(total, 0)`)."
@@ -60,9 +61,9 @@ def _mdl_accept(prior, left, right, n, n_cut)->bool:
     "Fayyad–Irani acceptance test, eq. (3), as Weka's `FayyadAndIranisMDL`."
     pe, e = float(_entropy(prior)), float(_entropy_rows(np.stack([left, right])))
     k, k1, k2 = (int((c > 0).sum()) for c in (prior, left, right))
-    with np.errstate(over='ignore'): three_k = np.power(3.0, k)     # inf beyond ~646 classes, as in Java
-    delta = np.log(three_k - 2) / LOG2 - ((k * pe - k2 * float(_entropy(right))) - k1 * float(_entropy(left)))
-    return bool(pe - e > (np.log(n_cut) / LOG2 + delta) / n)
+    three_k = float(3 ** k) if k < 647 else np.inf                   # 3^k exactly rounded; inf beyond 646 classes, as in Java
+    delta = flog(three_k - 2) / LOG2 - ((k * pe - k2 * float(_entropy(right))) - k1 * float(_entropy(left)))
+    return bool(pe - e > (flog(n_cut) / LOG2 + delta) / n)
 
 # %% ../nbs/06_infogain.ipynb #017d3c38
 def _midpoint(a:float, b:float)->float:

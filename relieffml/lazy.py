@@ -198,6 +198,59 @@ def dml_match_counts(Ct, U, size, pos, delta:int, block_elems:int=2**22):
 
 # %% ../nbs/20_lazy.ipynb #0c589d22
 @numba.njit(**NJIT)
+def _rotate(W, p, q):
+    "One Jacobi rotation of symmetric W in the plane (p, q) that zeroes W[p, q] (Golub & Van Loan, §8.5.2)."
+    theta = (W[q, q] - W[p, p]) / (2.0 * W[p, q])
+    t = 1.0 / (abs(theta) + np.sqrt(theta * theta + 1.0))
+    if theta < 0.0: t = -t
+    c = 1.0 / np.sqrt(t * t + 1.0); s = t * c
+    for r in range(W.shape[0]):                     # W ← W J (columns p, q) ...
+        a, b = W[r, p], W[r, q]
+        W[r, p] = c * a - s * b; W[r, q] = s * a + c * b
+    for r in range(W.shape[0]):                     # ... then W ← Jᵀ W (rows p, q)
+        a, b = W[p, r], W[q, r]
+        W[p, r] = c * a - s * b; W[q, r] = s * a + c * b
+
+@numba.njit(**NJIT)
+def _min_eigenvalue(G, W):
+    "Smallest eigenvalue of symmetric G by cyclic Jacobi sweeps in a fixed order (W: k×k scratch)."
+    k = G.shape[0]
+    W[:, :] = G
+    for _ in range(64):
+        off, diag = 0.0, 0.0
+        for p in range(k):
+            diag += W[p, p] * W[p, p]
+            for q in range(p + 1, k): off += W[p, q] * W[p, q]
+        if off <= 1e-32 * diag: break               # off-diagonal below 1e-16 of the diagonal's norm
+        for p in range(k - 1):
+            for q in range(p + 1, k):
+                if W[p, q] != 0.0: _rotate(W, p, q)
+    lo = W[0, 0]
+    for p in range(1, k): lo = min(lo, W[p, p])
+    return lo
+
+# %% ../nbs/20_lazy.ipynb #4bd63920
+@numba.njit(**NJIT)
+def _solve_face(A, F, m, L, z):
+    "z[:m] = A_FF⁻¹ 1 for positive definite A on the indices F[:m]: Cholesky, then two triangular solves (L: k×k scratch)."
+    for i in range(m):
+        for j in range(i + 1):
+            s = A[F[i], F[j]]
+            for t in range(j): s -= L[i, t] * L[j, t]
+            if i > j: L[i, j] = s / L[j, j]
+            elif s > 0.0: L[i, i] = np.sqrt(s)
+            else: raise ValueError("MLC-WkNN: a neighbour Gram matrix is not positive definite after the ridge; increase reg")
+    for i in range(m):                               # L y = 1
+        s = 1.0
+        for t in range(i): s -= L[i, t] * z[t]
+        z[i] = s / L[i, i]
+    for i in range(m - 1, -1, -1):                   # Lᵀ z = y
+        s = z[i]
+        for t in range(i + 1, m): s -= L[t, i] * z[t]
+        z[i] = s / L[i, i]
+
+# %% ../nbs/20_lazy.ipynb #e194cd30
+@numba.njit(**NJIT)
 def _gram(xq, Xn, nb, is_nominal, nomf, missnom, w, mode, G):
     "G[a, b] = ½(d²(x, x_a) + d²(x, x_b) − d²(x_a, x_b)) for the neighbours `nb` of `xq`, eq. (10)."
     k = nb.shape[0]
@@ -208,33 +261,41 @@ def _gram(xq, Xn, nb, is_nominal, nomf, missnom, w, mode, G):
             G[a, b] = G[b, a] = 0.5 * (G[a, a] + G[b, b] - dab)
 
 @numba.njit(**NJIT)
-def _condition(G, reg):
-    "Shift G to positive semi-definite if needed, then add the ridge reg·tr(G) (reg if the trace is 0)."
+def _condition(G, reg, W):
+    "Shift G to positive semi-definite if needed, then add the ridge reg·tr(G) (reg if the trace is 0); W: k×k scratch."
     k = G.shape[0]
-    lo = np.linalg.eigvalsh(G)[0]
+    lo = _min_eigenvalue(G, W)
     shift = -lo if lo < 0.0 else 0.0
     tr = 0.0
     for a in range(k): tr += G[a, a] + shift
     r = reg * tr if tr > 0.0 else reg
     for a in range(k): G[a, a] += shift + r
 
-# %% ../nbs/20_lazy.ipynb #a4b467fd
+# %% ../nbs/20_lazy.ipynb #d8d900a0
 @numba.njit(**NJIT)
-def _simplex_qp(A, alpha):
-    "argmin αᵀAα over the unit simplex for positive definite `A`, primal active set; writes `alpha`."
+def _simplex_qp(A, alpha, L):
+    "argmin αᵀAα over the unit simplex for positive definite `A`, primal active set; writes `alpha` (L: k×k scratch)."
     k = A.shape[0]
     free = np.ones(k, np.bool_)
     alpha[:] = 1.0 / k
-    z = np.zeros(k)
+    z, zf, g, F = np.zeros(k), np.empty(k), np.empty(k), np.empty(k, np.int64)
     for _ in range(20 * k + 20):
-        F = np.nonzero(free)[0]
-        zf = np.linalg.solve(A[F][:, F], np.ones(F.shape[0]))
-        zf /= zf.sum()
-        z[:] = 0.0; z[F] = zf
-        if zf.min() >= 0.0:                                  # face minimiser is feasible: check multipliers
+        m = 0
+        for i in range(k):
+            if free[i]: F[m] = i; m += 1
+        _solve_face(A, F, m, L, zf)
+        tot = 0.0
+        for i in range(m): tot += zf[i]
+        z[:] = 0.0
+        for i in range(m): z[F[i]] = zf[i] / tot
+        if z.min() >= 0.0:                                   # face minimiser is feasible: check multipliers
             alpha[:] = z
-            g = A @ alpha
-            lam = g[F].mean()
+            for i in range(k):                               # g = A α, summed in index order
+                g[i] = 0.0
+                for j in range(k): g[i] += A[i, j] * alpha[j]
+            lam = 0.0
+            for i in range(m): lam += g[F[i]]
+            lam /= m
             j, best = -1, -1e-12 * (np.abs(g).max() + 1e-300)
             for i in range(k):
                 if not free[i] and g[i] - lam < best: j, best = i, g[i] - lam
@@ -242,7 +303,7 @@ def _simplex_qp(A, alpha):
             free[j] = True
         else:                                                # step towards it until a weight hits 0
             t, j = 1.0, -1
-            for i in F:
+            for i in F[:m]:
                 if z[i] < alpha[i] and alpha[i] / (alpha[i] - z[i]) < t: t, j = alpha[i] / (alpha[i] - z[i]), i
             alpha += t * (z - alpha)
             alpha[j] = 0.0; free[j] = False
@@ -257,16 +318,16 @@ def _check_gram_range(Xs, w=None):
     if bad.size: raise ValueError(f"X row {bad[0]} lies so far outside the training range that MLC-WkNN's "
                                   "squared distances (eq. 10) overflow float64")
 
-# %% ../nbs/20_lazy.ipynb #7859bbc5
+# %% ../nbs/20_lazy.ipynb #0ef62d2e
 @numba.njit(**NJIT_PARALLEL)
 def _mlcw_driver(Xq, Xn, idx, is_nominal, nomf, missnom, w, mode, reg, alpha):
     "Parallel over queries: Gram matrix, conditioning and simplex QP, eqs. (9)–(10), into alpha[i]."
     k = idx.shape[1]
     for i in numba.prange(idx.shape[0]):
-        G = np.empty((k, k))
+        G, W = np.empty((k, k)), np.empty((k, k))
         _gram(Xq[i], Xn, idx[i], is_nominal, nomf, missnom, w, mode, G)
-        _condition(G, reg)
-        _simplex_qp(G, alpha[i])
+        _condition(G, reg, W)
+        _simplex_qp(G, alpha[i], W)
 
 def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=None)->np.ndarray:
     "Reconstruction weights α (n×k) of eq. (9) for scaled query rows `Xs` and their neighbours `idx` (sparse X: rows expanded as needed)."
@@ -286,7 +347,7 @@ def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=No
             _mlcw_driver(Xs[lo:lo + B], Xn, nb, prep.is_nominal, nomf, prep.missing_nominal, w, mode, float(reg), alpha[lo:lo + B])
     return alpha
 
-# %% ../nbs/20_lazy.ipynb #e194cd30
+# %% ../nbs/20_lazy.ipynb #2a02b30a
 QUERY_BYTES = 64 * 2**20   # a sparse query X is densified in blocks of rows of at most this many bytes
 
 def _is_dataset(X)->bool:
@@ -333,7 +394,7 @@ def _as_labels(Y, n:int)->np.ndarray:
         except (ValueError, TypeError): hint = ''
         raise ValueError(hint + str(e)) from None
 
-# %% ../nbs/20_lazy.ipynb #d8d900a0
+# %% ../nbs/20_lazy.ipynb #b6f2503f
 LAZY_CONSTRAINTS = {
     'n_neighbors': [Interval(Integral, 1, None, closed='left')],
     'k': [None, Interval(Integral, 1, None, closed='left')],      # deprecated alias of n_neighbors
@@ -352,7 +413,7 @@ def _neighbour_count(est)->int:
                   f"n_neighbors={est.k} instead", FutureWarning, stacklevel=3)
     return est.k
 
-# %% ../nbs/20_lazy.ipynb #31ea2729
+# %% ../nbs/20_lazy.ipynb #69690834
 class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     "Validation, scaling and neighbour search shared by the lazy multi-label learners."
     _parameter_constraints = dict(LAZY_CONSTRAINTS)
@@ -495,7 +556,7 @@ class MLkNN(_LazyLearner):
         p1, p0 = self._joint(Xs)
         return p1 / (p1 + p0)
 
-# %% ../nbs/20_lazy.ipynb #0ef62d2e
+# %% ../nbs/20_lazy.ipynb #a41837cd
 class BRkNN(_LazyLearner):
     """BRkNN-a / BRkNN-b (Spyromitros et al. 2008): binary relevance k-NN in one neighbour search.
 
@@ -537,7 +598,7 @@ class BRkNN(_LazyLearner):
         if self.ties == 'mulan': return mulan_brknn_scores(self.Y_, idx)[0]
         return label_counts(self.Y_, idx) / self.n_neighbors_
 
-# %% ../nbs/20_lazy.ipynb #2a02b30a
+# %% ../nbs/20_lazy.ipynb #03cb078f
 class DMLkNN(_LazyLearner):
     """DML-kNN (Younes et al. 2008): ML-kNN's MAP rule conditioned on the whole counting vector.
 

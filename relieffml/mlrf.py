@@ -16,6 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
 from .config import NJIT, NJIT_PARALLEL, n_blocks, numba_threads
+from .fmath import flog, log_array, exp_array
 from .distances import METRICS
 from .neighbors import pool_spec, register_rule, run_search, direct_row, push_pools, flush, prepare_data
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, rank_features
@@ -50,7 +51,7 @@ def entropy(a)->float:
     "Entropy H (nats) of discrete codes `a`, eq. (5)."
     _, c = np.unique(np.asarray(a), return_counts=True)
     p = c / c.sum()
-    return float(-(p * np.log(p)).sum())
+    return float(-(p * log_array(p)).sum())
 
 def mutual_information(a, b)->float:
     "I(a; b) = H(a) + H(b) − H(a, b) of two code vectors (nats), paper eq. (5)."
@@ -124,7 +125,7 @@ def _entropy_hist(h, n):
     "Entropy (nats) of histogram `h` of `n` observations, eq. (5)."
     e = 0.0
     for c in h:
-        if c > 0: e -= (c / n) * np.log(c / n)
+        if c > 0: e -= (c / n) * flog(c / n)
     return e
 
 @numba.njit(**NJIT)
@@ -168,7 +169,7 @@ def su_matrix(codes, n_jobs=None)->np.ndarray:
 def _phi(sum_w, pair_sum, n):
     "Φ from the running sums of a set of `n` features (array-friendly), eq. (8)."
     pairs = n * (n - 1) / 2
-    return 1.0 / (1.0 + np.exp(-sum_w)) - (pair_sum / pairs if n > 1 else 0.0 * pair_sum)
+    return 1.0 / (1.0 + exp_array(-sum_w)) - (pair_sum / pairs if n > 1 else 0.0 * pair_sum)
 
 def backward_search(w, su, features, tolerance=0.01, min_features=1):
     "Incremental sequential backward search on Φ: (removed positions, Φ path, removals at the best Φ)."

@@ -323,7 +323,7 @@ def test_simplex_qp_equals_scipy_and_brute_force(seed, k, D):
     P, x = rng.random((k, D)), rng.random(D) * 1.6 - 0.3
     G = (x - P) @ (x - P).T
     A = G + (1e-3 * np.trace(G) + 1e-12) * np.eye(k)
-    a = np.empty(k); _simplex_qp(A, a)
+    a = np.empty(k); _simplex_qp(A, a, np.empty((k, k)))
     assert a.min() >= 0 and abs(a.sum() - 1) < 1e-12
     if k <= 6: np.testing.assert_allclose(a, naive_simplex_qp(A), atol=1e-9)
     res = minimize(lambda z: z @ A @ z, np.full(k, 1 / k), jac=lambda z: 2 * A @ z, method="SLSQP",

@@ -44,9 +44,14 @@ def _src(s):
 def py2nb(src, dest, run=False):
     src, dest = Path(src), Path(dest)
     name = dest.stem
-    cells = []
+    old = {}                                     # a cell whose source is unchanged keeps its id (and export marker)
+    if dest.exists():
+        for c in json.loads(dest.read_text())['cells']: old.setdefault(''.join(c['source']), []).append(c['id'])
+    cells, used = [], set()
     for i, (kind, s) in enumerate(_cells_from_py(src.read_text())):
-        cid = hashlib.sha1(f'{name}-{i}'.encode()).hexdigest()[:8]
+        cid = next((c for c in old.get(s, []) if c not in used), None) or hashlib.sha1(f'{name}-{i}'.encode()).hexdigest()[:8]
+        while cid in used: cid = hashlib.sha1(cid.encode()).hexdigest()[:8]
+        used.add(cid)
         c = dict(cell_type=kind, id=cid, metadata={}, source=_src(s))
         if kind == 'code': c.update(execution_count=None, outputs=[])
         cells.append(c)
