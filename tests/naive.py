@@ -2,8 +2,9 @@
 
 Generated from the chapters by tools/make_naive.py: edit the chapter named above each block, not this file.
 """
+import dataclasses, itertools
 import numpy as np
-from relieffml.distances import prepare, naive_diff, naive_distance
+from relieffml.distances import Prepared, prepare, naive_diff, naive_distance
 from relieffml.neighbors import naive_knn_pools
 from relieffml.reliefml import label_priors
 from relieffml.mlrf import mean_pair_redundancy, PHI_TIE
@@ -212,6 +213,120 @@ def naive_backward_search(w, su, features, tolerance=0.01, min_features=1, redun
         if path[-1] >= best - PHI_TIE: best, n_best = path[-1], len(removed)
         elif path[-1] < best - tolerance: break
     return removed, path, n_best
+
+
+# %% nbs/20_lazy.ipynb
+def naive_query_neighbors(prep:Prepared, Xq, k, metric='heom', w=None):
+    "Neighbours (n×k, -1 = none) of scaled query rows `Xq` among the training rows, by `naive_knn_pools`."
+    N, n = prep.Xn.shape[0], len(Xq)
+    both = dataclasses.replace(prep, Xn=np.vstack([prep.Xn, Xq]), has_missing=True)
+    pool = np.r_[np.ones(N), np.zeros(n)].astype(np.uint8)[:, None]
+    return naive_knn_pools(both, N + np.arange(n), pool, k, metric, w)[0][:, 0]
+
+def naive_train_neighbors(prep:Prepared, k, metric='heom', w=None):
+    "Leave-one-out neighbours (N×k) of every training row."
+    N = prep.Xn.shape[0]
+    return naive_knn_pools(prep, np.arange(N), np.ones((N, 1), np.uint8), k, metric, w)[0][:, 0]
+
+
+# %% nbs/20_lazy.ipynb
+def naive_mlknn(X, Y, Xq, k=10, s=1.0, nominal=None, w=None, metric='heom'):
+    "Eqs. (1)–(3) with plain loops: `(prediction, score)` for the query rows `Xq`."
+    N, Q = Y.shape
+    pr = prepare(X, np.zeros(X.shape[1], bool) if nominal is None else nominal)
+    nb = naive_train_neighbors(pr, k, metric, w)
+    c1, c0 = np.zeros((Q, k + 1)), np.zeros((Q, k + 1))
+    for i in range(N):
+        for l in range(Q):
+            j = sum(int(Y[a, l]) for a in nb[i] if a >= 0)
+            if Y[i, l]: c1[l, j] += 1
+            else: c0[l, j] += 1
+    qn = naive_query_neighbors(pr, pr.apply(Xq), k, metric, w)
+    pred, score = np.zeros((len(Xq), Q), np.uint8), np.zeros((len(Xq), Q))
+    for t in range(len(Xq)):
+        for l in range(Q):
+            j = sum(int(Y[a, l]) for a in qn[t] if a >= 0)
+            prior = (s + Y[:, l].sum()) / (2 * s + N)
+            p1 = prior * (s + c1[l, j]) / (s * (k + 1) + c1[l].sum())
+            p0 = (1 - prior) * (s + c0[l, j]) / (s * (k + 1) + c0[l].sum())
+            pred[t, l], score[t, l] = p1 >= p0, p1 / (p1 + p0)
+    return pred, score
+
+
+# %% nbs/20_lazy.ipynb
+def naive_brknn(X, Y, Xq, k=10, variant='a', nominal=None, w=None, metric='heom'):
+    "Eqs. (4)–(5) with plain loops: `(prediction, confidence)`."
+    Q = Y.shape[1]
+    pr = prepare(X, np.zeros(X.shape[1], bool) if nominal is None else nominal)
+    qn = naive_query_neighbors(pr, pr.apply(Xq), k, metric, w)
+    pred, conf = np.zeros((len(Xq), Q), np.uint8), np.zeros((len(Xq), Q))
+    for t in range(len(Xq)):
+        nbrs = [a for a in qn[t] if a >= 0]
+        conf[t] = [sum(int(Y[a, l]) for a in nbrs) / k for l in range(Q)]
+        if variant == 'a':
+            pred[t] = [c >= 0.5 for c in conf[t]]
+            if not pred[t].any(): pred[t, max(range(Q), key=lambda l: (conf[t, l], -l))] = 1
+        else:
+            m = int(np.round(sum(int(Y[a].sum()) for a in nbrs) / k))
+            for l in sorted(range(Q), key=lambda l: (-conf[t, l], l))[:m]: pred[t, l] = 1
+    return pred, conf
+
+
+# %% nbs/20_lazy.ipynb
+def naive_dmlknn(X, Y, Xq, k=10, s=1.0, delta=6, nominal=None, w=None, metric='heom'):
+    "Eqs. (6)–(8) with plain loops over training instances (as Mulan's `DMLkNN`): `(prediction, score)`."
+    N, Q = Y.shape
+    pr = prepare(X, np.zeros(X.shape[1], bool) if nominal is None else nominal)
+    nb = naive_train_neighbors(pr, k, metric, w)
+    Ci = [[sum(int(Y[a, l]) for a in nb[i] if a >= 0) for l in range(Q)] for i in range(N)]
+    qn = naive_query_neighbors(pr, pr.apply(Xq), k, metric, w)
+    pred, score = np.zeros((len(Xq), Q), np.uint8), np.zeros((len(Xq), Q))
+    for t in range(len(Xq)):
+        Ct = [sum(int(Y[a, l]) for a in qn[t] if a >= 0) for l in range(Q)]
+        V, NV = np.zeros(Q), np.zeros(Q)
+        for i in range(N):
+            if all(abs(Ci[i][j] - Ct[j]) <= delta for j in range(Q)):
+                for l in range(Q):
+                    if Ci[i][l] == Ct[l]:
+                        if Y[i, l]: V[l] += 1
+                        else: NV[l] += 1
+        for l in range(Q):
+            n1 = Y[:, l].sum(); prior = (s + n1) / (2 * s + N)
+            p1 = prior * (s + V[l]) / (s * Q + n1)
+            p0 = (1 - prior) * (s + NV[l]) / (s * Q + N - n1)
+            pred[t, l], score[t, l] = p1 >= p0, p1 / (p1 + p0)
+    return pred, score
+
+
+# %% nbs/20_lazy.ipynb
+def naive_simplex_qp(A):
+    "argmin αᵀAα over the unit simplex for positive definite `A`, by trying every support."
+    k, best, arg = len(A), np.inf, None
+    for m in range(1, k + 1):
+        for S in itertools.combinations(range(k), m):
+            z = np.linalg.solve(A[np.ix_(S, S)], np.ones(m)); z = z / z.sum()
+            if z.min() < -1e-12: continue
+            a = np.zeros(k); a[list(S)] = z
+            if a @ A @ a < best: best, arg = a @ A @ a, a
+    return arg
+
+def naive_mlcw_alpha(prep:Prepared, xq, nb, w=None, reg=1e-3):
+    "Eqs. (9)–(10) for one scaled query `xq` with neighbours `nb`: the reconstruction weights α."
+    d2 = lambda a, b: naive_distance(a, b, prep.is_nominal, prep.missing_nominal, 'heom', w) ** 2
+    k = len(nb)
+    G = np.array([[0.5 * (d2(xq, prep.Xn[a]) + d2(xq, prep.Xn[b]) - (0.0 if a == b else d2(prep.Xn[a], prep.Xn[b])))
+                   for b in nb] for a in nb])
+    G += max(0.0, -np.linalg.eigvalsh(G)[0]) * np.eye(k)
+    tr = np.trace(G)
+    return naive_simplex_qp(G + (reg * tr if tr > 0 else reg) * np.eye(k))
+
+def naive_mlcwknn(X, Y, Xq, k=10, reg=1e-3, nominal=None, w=None, metric='heom'):
+    "Eqs. (9)–(11): `(prediction, posterior)`."
+    pr = prepare(X, np.zeros(X.shape[1], bool) if nominal is None else nominal)
+    Xs = pr.apply(Xq)
+    qn = naive_query_neighbors(pr, Xs, k, metric, w)
+    p = np.array([naive_mlcw_alpha(pr, Xs[t], qn[t], w, reg) @ Y[qn[t]] for t in range(len(Xq))])
+    return (p >= 0.5 - 1e-9).astype(np.uint8), p
 
 
 # %% nbs/21_rfs.ipynb

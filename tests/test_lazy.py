@@ -16,8 +16,8 @@ from sklearn.neighbors import NearestNeighbors
 
 from relieffml.data import load_dataset, MultiLabelDataset
 from relieffml.distances import prepare
-from relieffml.lazy import (MLkNN, BRkNN, DMLkNN, MLCWkNN, naive_mlknn, naive_brknn, naive_dmlknn, naive_mlcwknn,
-                            naive_simplex_qp, _simplex_qp, label_counts)
+from relieffml.lazy import MLkNN, BRkNN, DMLkNN, MLCWkNN, _simplex_qp, label_counts
+from naive import naive_mlknn, naive_brknn, naive_dmlknn, naive_mlcwknn, naive_simplex_qp
 
 LEARNERS = [MLkNN, lambda **kw: BRkNN(variant='a', **kw), lambda **kw: BRkNN(variant='b', **kw), DMLkNN, MLCWkNN]
 

@@ -17,8 +17,9 @@ HEADER = '''"""Naive references of the estimator chapters, loop for loop, the or
 
 Generated from the chapters by tools/make_naive.py: edit the chapter named above each block, not this file.
 """
+import dataclasses, itertools
 import numpy as np
-from relieffml.distances import prepare, naive_diff, naive_distance
+from relieffml.distances import Prepared, prepare, naive_diff, naive_distance
 from relieffml.neighbors import naive_knn_pools
 from relieffml.reliefml import label_priors
 from relieffml.mlrf import mean_pair_redundancy, PHI_TIE
