@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 import numpy as np
 import numba
-from .config import NJIT, NJIT_STRICT
+from .config import NJIT, NJIT_STRICT, NJIT_SCREEN
 from .fmath import exp_array
 
 # %% ../nbs/01_distances.ipynb #c714b689
@@ -288,44 +288,39 @@ def row_at(spec, j):
 
 # %% ../nbs/01_distances.ipynb #0ac1dc33
 TILE = 4  # sampled rows per distance tile
-_ZERO4, _ONE4 = np.zeros(4), np.ones(4)   # unused placeholders of `_tile_fast`'s plain flavour
 
-@numba.njit(inline='always', **NJIT)
-def _term4(a, b, nf, wf, p, plain):
-    "One term of `_tile_fast`: |a − b|^p when `plain`, else the branch-free w·diff^p of `_fast_term`."
-    if plain: return abs(a - b) if p == 1 else _sq(a, b)
-    return _fast_term(a, b, nf, wf, p)
-
-@numba.njit(inline='always', **NJIT)
-def _tile_fast(Xs, xj, nomf, w, p, plain=False):
-    "Σ_f w_f diff_f^p for the four rows of `Xs`, each in `_sum_fast`'s order (partial sums by f mod 4): the same bits."
-    D = xj.shape[0]; n4 = D - D % 4
-    a0 = 0.0; a1 = 0.0; a2 = 0.0; a3 = 0.0; b0 = 0.0; b1 = 0.0; b2 = 0.0; b3 = 0.0
-    c0 = 0.0; c1 = 0.0; c2 = 0.0; c3 = 0.0; d0 = 0.0; d1 = 0.0; d2 = 0.0; d3 = 0.0
-    for f in range(0, n4, 4):
-        for u in range(4):                      # unrolled by LLVM: lane u of every row
-            g = f + u; v = xj[g]; nf = 0.0 if plain else nomf[g]; wf = 1.0 if plain else w[g]
-            e0 = _term4(Xs[0, g], v, nf, wf, p, plain); e1 = _term4(Xs[1, g], v, nf, wf, p, plain)
-            e2 = _term4(Xs[2, g], v, nf, wf, p, plain); e3 = _term4(Xs[3, g], v, nf, wf, p, plain)
-            if u == 0: a0 += e0; b0 += e1; c0 += e2; d0 += e3
-            elif u == 1: a1 += e0; b1 += e1; c1 += e2; d1 += e3
-            elif u == 2: a2 += e0; b2 += e1; c2 += e2; d2 += e3
-            else: a3 += e0; b3 += e1; c3 += e2; d3 += e3
-    for g in range(n4, D):
-        v = xj[g]; nf = 0.0 if plain else nomf[g]; wf = 1.0 if plain else w[g]
-        a0 += _term4(Xs[0, g], v, nf, wf, p, plain); b0 += _term4(Xs[1, g], v, nf, wf, p, plain)
-        c0 += _term4(Xs[2, g], v, nf, wf, p, plain); d0 += _term4(Xs[3, g], v, nf, wf, p, plain)
-    return (a0 + a1) + (a2 + a3), (b0 + b1) + (b2 + b3), (c0 + c1) + (c2 + c3), (d0 + d1) + (d2 + d3)
-
-# %% ../nbs/01_distances.ipynb #df466a74
-@numba.njit(inline='always', **NJIT)
+@numba.njit(inline='always', **NJIT_SCREEN)
 def _tile_plain(Xs, xj, p):
     "Σ_f |x_tf − x_jf|^p (p = 1, 2) for the four rows t of `Xs`: numeric, no missing values, unit weights."
-    if p == 1: return _tile_fast(Xs, xj, _ZERO4, _ONE4, 1, True)
-    return _tile_fast(Xs, xj, _ZERO4, _ONE4, 2, True)
+    s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0
+    if p == 1:
+        for f in range(xj.shape[0]):
+            v = xj[f]
+            s0 += abs(Xs[0, f] - v); s1 += abs(Xs[1, f] - v); s2 += abs(Xs[2, f] - v); s3 += abs(Xs[3, f] - v)
+    else:
+        for f in range(xj.shape[0]):
+            v = xj[f]
+            d0 = Xs[0, f] - v; d1 = Xs[1, f] - v; d2 = Xs[2, f] - v; d3 = Xs[3, f] - v
+            s0 += d0 * d0; s1 += d1 * d1; s2 += d2 * d2; s3 += d3 * d3
+    return s0, s1, s2, s3
 
-# %% ../nbs/01_distances.ipynb #1c3a2781
-@numba.njit(**NJIT)
+# %% ../nbs/01_distances.ipynb #00a61e87
+@numba.njit(inline='always', **NJIT_SCREEN)
+def _tile_fast(Xs, xj, nomf, w, p):
+    "Σ_f w_f diff_f^p for the four rows of `Xs`, branch-free as `_sum_fast` (`nomf`: 1.0 for nominal features)."
+    s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0
+    for f in range(xj.shape[0]):
+        v, nf, wf = xj[f], nomf[f], w[f]
+        d0 = abs(Xs[0, f] - v); d1 = abs(Xs[1, f] - v); d2 = abs(Xs[2, f] - v); d3 = abs(Xs[3, f] - v)
+        d0 = d0 + nf * ((d0 > 0.0) - d0); d1 = d1 + nf * ((d1 > 0.0) - d1)
+        d2 = d2 + nf * ((d2 > 0.0) - d2); d3 = d3 + nf * ((d3 > 0.0) - d3)
+        if p == 2:
+            d0 = d0 * d0; d1 = d1 * d1; d2 = d2 * d2; d3 = d3 * d3
+        s0 += wf * d0; s1 += wf * d1; s2 += wf * d2; s3 += wf * d3
+    return s0, s1, s2, s3
+
+# %% ../nbs/01_distances.ipynb #fe6ef718
+@numba.njit(**NJIT_SCREEN)
 def distance_tile(Xs, spec, out):
     "out[t, j] = Σ_f w_f diff(f, Xs[t], Xn[j])^p for the `TILE` rows of `Xs` and every row of `spec.Xn`."
     Xn, mode, p = spec.Xn, spec.mode, spec.pw

@@ -91,7 +91,7 @@ def root_rows(a):
     for t in range(a.shape[0]):
         for j in range(a.shape[1]): a[t, j] = np.sqrt(a[t, j])
 
-# %% ../nbs/02_neighbors.ipynb #41772cd1
+# %% ../nbs/02_neighbors.ipynb #bd0dd677
 @numba.njit(inline='always', **NJIT)
 def first_worst(dist, k):
     "Position of the first largest of `dist[:k]` (Weka's storage-order rule)."
@@ -158,7 +158,7 @@ def _scan_pool(s, drow, pids, lo, hi, k, idx, dist, exact, tol, xs, spec):
         bar = wd + tol * (1.0 + wd) if tol >= 0 else wd
     return k
 
-# %% ../nbs/02_neighbors.ipynb #bd0dd677
+# %% ../nbs/02_neighbors.ipynb #1a8297fe
 @numba.njit(**NJIT)
 def _cswap(a, ix, l, r):
     if a[ix[l]] > a[ix[r]]:
@@ -685,7 +685,7 @@ def run_blocks(samples, spec:DistanceSpec, pools:PoolSpec, rule, n_jobs=None, Xq
         for lo, hi in driver_parts(n_blocks(len(samples))):   # the same sums as one call
             block_driver(samples, Xq, spec, pools, rule, lo, hi)
 
-# %% ../nbs/02_neighbors.ipynb #8ba057ee
+# %% ../nbs/02_neighbors.ipynb #afe41e84
 class StoreNeighbors(NamedTuple):
     "Rule of the plain search: keep every sample's neighbour lists."
     idx: np.ndarray     # m×P×k
@@ -694,14 +694,14 @@ class StoreNeighbors(NamedTuple):
 
 @register_rule(StoreNeighbors)
 def _store(rule, b, i, ws, u, spec):
-    """Copy sample i's neighbours out of the tile (slots past each count keep −1 and ∞: the buffers are reused).
-    Lists given to `run_lists` (a Dask source's) carry no distances: those are summed exactly here."""
+    """Copy sample i's neighbours out of the tile (slots past each count keep −1 and ∞: the buffers are reused),
+    each with its exact distance: the search's own may be a fast sum, whose last bits depend on the CPU."""
     for p in range(ws.cnt.shape[1]):
         c = ws.cnt[u, p]
         rule.cnt[i, p] = c
         for r in range(c):
-            j, d = ws.idx[u, p, r], ws.dist[u, p, r]
-            rule.idx[i, p, r] = j; rule.dist[i, p, r] = d if d < np.inf else exact_row_dist(ws.Xs[u], spec, j)
+            j = ws.idx[u, p, r]
+            rule.idx[i, p, r] = j; rule.dist[i, p, r] = exact_row_dist(ws.Xs[u], spec, j)
 
 # %% ../nbs/02_neighbors.ipynb #f0dc6801
 @numba.njit(inline='always', **NJIT)

@@ -12,7 +12,7 @@ __all__ = ['prepare_sparse', 'prepare_input', 'densify', 'sparse_row', 'sparse_e
 import numpy as np
 import numba
 import scipy.sparse as sp
-from .config import NJIT, NJIT_STRICT
+from .config import NJIT, NJIT_STRICT, NJIT_SCREEN
 from .distances import Prepared, prepare, diff, strict_sum, TILE
 
 # %% ../nbs/01b_sparse.ipynb #8c95a3e3
@@ -169,7 +169,7 @@ def _careful(Xs, Z, base, spec, j, out):
         out[t, j] = max((base[t, 0] - z) + ((base[t, 1] - c) + s), 0.0)
 
 # %% ../nbs/01b_sparse.ipynb #2f1b9930
-@numba.njit(**NJIT)
+@numba.njit(**NJIT_SCREEN)
 def sparse_tile(Xs, spec, out):
     "out[t, j] as `distance_tile` computes it, for the `TILE` dense rows `Xs` and every CSR row j, by eq. (1)."
     Z, base = np.empty((TILE, Xs.shape[1])), np.empty((TILE, 2))
