@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite — the README's second command, and what CI (.ci/run) runs:
 #   1. the exported package is in sync with the notebooks, the notebooks are clean, README is current;
-#   2. pytest over tests/ (references: Weka, scikit-learn, scikit-multilearn; properties; bad input);
+#   2. pytest over tests/ (references: Weka, scikit-learn, scikit-multilearn; properties; bad input; the same
+#      digests on three simulated machines, tests/test_machines.py, run in the background meanwhile);
 #   3. nbval over nbs/ and tutorials/ (every cell runs; cells marked NBVAL_CHECK_OUTPUT must match);
 #   4. the documentation pages build and read correctly in a browser (tools/check_pages.py).
 # With CI=true, a test that would skip because Weka is missing fails instead. No RELIEFFML_DATA is set:
@@ -26,12 +27,21 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
   else echo "ok"; fi
 else echo "not a git checkout: sync check skipped"; fi
 
-step "2/4 pytest tests/"
-"$PY" -m pytest tests -q -rs -p no:cacheprovider || status=1
+step "2/4 pytest tests/ (the multi-machine digest test in the background, alongside the rest)"
+# tests/test_machines.py compiles every kernel anew for two simulated CPUs; it runs in its own process while
+# the other tests and nbval use the cores, and its report follows nbval's.
+machines_log=$(mktemp)
+"$PY" -m pytest tests/test_machines.py -q -rs -p no:cacheprovider >"$machines_log" 2>&1 &
+machines_pid=$!
+"$PY" -m pytest tests -q -rs -p no:cacheprovider --ignore=tests/test_machines.py || status=1
 
 step "3/4 nbval nbs/ tutorials/"
 dirs=$(for d in nbs tutorials; do [ -d "$d" ] && echo "$d"; done)
 "$PY" -m pytest --nbval-lax -q -p no:cacheprovider $dirs || status=1
+
+step "2b/4 the multi-machine digest test (tests/test_machines.py)"
+wait $machines_pid || status=1
+cat "$machines_log"; rm -f "$machines_log"
 
 step "4/4 documentation pages: built offline, then opened in headless Chromium and checked"
 "$PY" tools/build_docs.py && "$PY" tools/check_pages.py _docs || status=1
