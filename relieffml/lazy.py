@@ -152,8 +152,13 @@ def _gram(xq, Xn, nb, is_nominal, nomf, missnom, w, mode, G):
 
 @numba.njit(**NJIT)
 def _condition(G, reg, W):
-    "Shift G to positive semi-definite if needed, then add the ridge reg·tr(G) (reg if the trace is 0); W: k×k scratch."
+    "Scale G to a largest diagonal of 1, shift it to positive semi-definite if needed, add the ridge reg·tr(G) (reg if the trace is 0); W: k×k scratch."
     k = G.shape[0]
+    top = 0.0
+    for a in range(k): top = max(top, G[a, a])
+    if top > 0.0:                       # α is the same for any positive scale of G, and a tiny G (≈1e-306) underflows the ridge
+        for a in range(k):
+            for b in range(k): G[a, b] /= top
     lo = _min_eigenvalue(G, W)
     shift = -lo if lo < 0.0 else 0.0
     tr = 0.0

@@ -517,3 +517,13 @@ def test_query_scaling_beyond_float64_is_refused(Est):
             m.predict_proba([[1e300, 0.0]])
     else:                                                    # far outside, but representable: scores as usual
         assert np.isfinite(m.predict_proba([[1e300, 0.0]])).all()
+
+
+def test_mlcwknn_tiny_gram_is_finite():
+    "Neighbours at distances ~1e-153 make a Gram matrix ~1e-306, whose ridge reg·tr(G) underflowed: NaN scores (hypothesis found it)."
+    X = np.array([[1.69865698e14], [0.0], [4.00634098e-139]]); Y = np.array([[1], [0], [0]], np.uint8)
+    est = MLCWkNN(n_neighbors=2).fit(X, Y)
+    Xq = np.r_[X, X[::-1] / 2 + X / 2]
+    S = est.predict_proba(Xq)
+    assert np.isfinite(S).all() and (S >= 0).all() and (S <= 1 + 1e-12).all(), S
+    np.testing.assert_allclose(est.reconstruction_weights(Xq)[1].sum(1), 1.0, atol=1e-12)
