@@ -66,16 +66,17 @@ def fexp(x):
 def _map(f, a, out):
     for i in range(a.shape[0]): out[i] = f(a[i])
 
+def _elementwise(f, a)->np.ndarray:
+    "`f` of every element of `a` (any shape), as float64, through `_map`."
+    a = np.asarray(a, dtype=np.float64)                  # a 0-d array stays 0-d (ascontiguousarray would make it 1-d)
+    out = np.empty(a.size)
+    _map(f, np.ascontiguousarray(a).ravel(), out)
+    return out.reshape(a.shape)
+
 def exp_array(a)->np.ndarray:
     "`fexp` of every element of `a` (any shape), as float64."
-    a = np.asarray(a, dtype=np.float64)
-    out = np.empty(a.size)
-    _map(fexp, np.ascontiguousarray(a).ravel(), out)
-    return out.reshape(a.shape)
+    return _elementwise(fexp, a)
 
 def log_array(a)->np.ndarray:
     "`flog` of every element of `a` (any shape), as float64."
-    a = np.asarray(a, dtype=np.float64)
-    out = np.empty(a.size)
-    _map(flog, np.ascontiguousarray(a).ravel(), out)
-    return out.reshape(a.shape)
+    return _elementwise(flog, a)

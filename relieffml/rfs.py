@@ -100,8 +100,8 @@ def _svm_objective(w, o, C):
     return 0.5 * r + C * h
 
 @numba.njit(**NJIT_STRICT)
-def _svm_hess(X, o, C, v, out, t):
-    "out = v + 2C Σ_{o_i < 1} x_i (x_i · v); t: n scratch."
+def _svm_hess(X, o, C, v, out):
+    "out = v + 2C Σ_{o_i < 1} x_i (x_i · v)."
     out[:] = v
     for i in range(X.shape[0]):
         if o[i] < 1.0:
@@ -120,7 +120,7 @@ def _dot(a, b):
 def _svm_newton(X, y, C, tol, max_iter, w):
     "Minimise f over w (written in place) by Newton–CG with an Armijo line search; returns the Newton steps taken."
     n, D = X.shape
-    o, g, d, r, p, Hp, wn, on, t = np.zeros(n), np.empty(D), np.empty(D), np.empty(D), np.empty(D), np.empty(D), np.empty(D), np.empty(n), np.empty(n)
+    o, g, d, r, p, Hp, wn, on = np.zeros(n), np.empty(D), np.empty(D), np.empty(D), np.empty(D), np.empty(D), np.empty(D), np.empty(n)
     _svm_margins(X, y, w, o)
     g0 = 0.0
     for it in range(max_iter):
@@ -134,7 +134,7 @@ def _svm_newton(X, y, C, tol, max_iter, w):
         d[:] = 0.0; r[:] = -g; p[:] = r; rr = _dot(r, r)  # CG on H d = −g, to 0.1‖g‖
         for _ in range(D + 1):
             if np.sqrt(rr) <= 0.1 * gn: break
-            _svm_hess(X, o, C, p, Hp, t)
+            _svm_hess(X, o, C, p, Hp)
             a = rr / _dot(p, Hp)
             for f in range(D): d[f] += a * p[f]; r[f] -= a * Hp[f]
             rr_new = _dot(r, r)
