@@ -63,20 +63,24 @@ def fexp(x):
 
 # %% ../nbs/00c_fmath.ipynb #82f10fff
 @numba.njit(**NJIT_STRICT)
-def _map(f, a, out):
-    for i in range(a.shape[0]): out[i] = f(a[i])
+def _exp_map(a, out):
+    for i in range(a.shape[0]): out[i] = fexp(a[i])
 
-def _elementwise(f, a)->np.ndarray:
-    "`f` of every element of `a` (any shape), as float64, through `_map`."
+@numba.njit(**NJIT_STRICT)
+def _log_map(a, out):
+    for i in range(a.shape[0]): out[i] = flog(a[i])
+
+def _elementwise(kernel, a)->np.ndarray:
+    "`kernel` (`_exp_map` or `_log_map`) over every element of `a` (any shape), as float64."
     a = np.asarray(a, dtype=np.float64)                  # a 0-d array stays 0-d (ascontiguousarray would make it 1-d)
     out = np.empty(a.size)
-    _map(f, np.ascontiguousarray(a).ravel(), out)
+    kernel(np.ascontiguousarray(a).ravel(), out)
     return out.reshape(a.shape)
 
 def exp_array(a)->np.ndarray:
     "`fexp` of every element of `a` (any shape), as float64."
-    return _elementwise(fexp, a)
+    return _elementwise(_exp_map, a)
 
 def log_array(a)->np.ndarray:
     "`flog` of every element of `a` (any shape), as float64."
-    return _elementwise(flog, a)
+    return _elementwise(_log_map, a)
