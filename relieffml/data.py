@@ -251,6 +251,7 @@ class _Header:
     names: list = dataclasses.field(default_factory=list)
     types: list = dataclasses.field(default_factory=list)
     lines: list = dataclasses.field(default_factory=list)   # line of each @attribute
+    first: dict = dataclasses.field(default_factory=dict)   # name -> its @attribute line (a list scan is O(D²))
     data_line: int = 0                                      # line of @data
     sparse: bool = False                                    # the first data row is sparse
 
@@ -283,7 +284,8 @@ def _declaration(h:_Header, s:str, where:str):
     m = arff._RE_ATTRIBUTE.match(rest.strip())
     if not m: raise _DataError(f"{where}: expected '@attribute <name> <type>', found {_show(s)}")
     name = _unquote(m[1], where)
-    if name in h.names: raise _DataError(f"{where}: attribute {name!r} is declared twice (first on line {h.lines[h.names.index(name)]})")
+    if name in h.first: raise _DataError(f"{where}: attribute {name!r} is declared twice (first on line {h.first[name]})")
+    h.first[name] = h.lines[-1]
     h.names.append(name); h.types.append(m[2].strip())
 
 # %% ../nbs/00_data.ipynb #9efee0c0
