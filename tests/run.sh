@@ -2,7 +2,7 @@
 # The whole test suite — the README's second command, and what CI (.ci/run) runs:
 #   1. the exported package is in sync with the notebooks, the notebooks are clean, README is current;
 #   2. pytest over tests/ (references: Weka, scikit-learn, scikit-multilearn; properties; bad input; the same
-#      digests on three simulated machines, tests/test_machines.py, run in the background meanwhile);
+#      digests on the host and a simulated baseline CPU (and Haswell with RELIEFFML_MACHINES=all), tests/test_machines.py, run in the background meanwhile);
 #   3. nbval over nbs/ and tutorials/ (every cell runs; cells marked NBVAL_CHECK_OUTPUT must match);
 #   4. the documentation pages build and read correctly in a browser (tools/check_pages.py).
 # With CI=true, a test that would skip because Weka is missing fails instead. No RELIEFFML_DATA is set:
@@ -28,7 +28,7 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
 else echo "not a git checkout: sync check skipped"; fi
 
 step "2/4 pytest tests/ (the multi-machine digest test in the background, alongside the rest)"
-# tests/test_machines.py compiles every kernel anew for two simulated CPUs; it runs in its own process while
+# tests/test_machines.py compiles every kernel anew for a simulated CPU; it runs in its own process while
 # the other tests and nbval use the cores, and its report follows nbval's.
 machines_log=$(mktemp)
 "$PY" -m pytest tests/test_machines.py -q -rs -p no:cacheprovider >"$machines_log" 2>&1 &

@@ -1,13 +1,18 @@
 """The same bits on every machine (issue 29): `machine_workload.py` run as different machines would run it.
 
-Three simulated machines, each a subprocess (the two simulated CPUs with a numba cache of their own, so
-every kernel is compiled anew for them; the host with the package's cache, as a user's second run):
+Simulated machines, each a subprocess (a simulated CPU with a numba cache of its own, so every kernel is
+compiled anew for it; the host with the package's cache, as a user's second run):
 
 * **host**: the CPU numba detects, the OpenBLAS kernels and NumPy SIMD paths it picks, 2 threads;
 * **baseline**: a plain x86-64 CPU without AVX or FMA for numba, OpenBLAS's Prescott kernels, NumPy's
   dispatched SIMD paths off (`NPY_DISABLE_CPU_FEATURES`), glibc's FMA/AVX variants of exp, log, pow …
   hidden (`GLIBC_TUNABLES`), 1 thread;
 * **haswell**: numba compiling for Haswell (AVX2 + FMA), OpenBLAS's Haswell kernels, 2 threads.
+
+By default the test runs **host** and **baseline**: they differ in every knob at once (vector width, FMA,
+BLAS kernels, NumPy's and glibc's SIMD paths, thread count). **haswell** sits between them and costs
+another full compilation (about 3 CPU-minutes, in CI alongside pytest and nbval); `RELIEFFML_MACHINES=all`
+(or a comma-separated list of names) adds it.
 
 Every output of the workload — rankers' weights and rankings, neighbour lists and distances, learners'
 scores and predictions, every metric and evaluation figure — must have the same SHA-256 digest on all three.
@@ -41,10 +46,19 @@ def machine_env(name: str, cache: Path) -> dict:
     return {k: v for k, v in env.items() if v != ""}
 
 
-def run_machines(tmp: Path, names=tuple(MACHINES)) -> dict:
+def chosen_machines() -> tuple:
+    "The machines to run: `RELIEFFML_MACHINES` (`all`, or names separated by commas), by default host and baseline."
+    want = os.environ.get("RELIEFFML_MACHINES", "host,baseline").strip()
+    names = tuple(MACHINES) if want == "all" else tuple(n.strip() for n in want.split(",") if n.strip())
+    bad = [n for n in names if n not in MACHINES]
+    if bad or len(names) < 2: raise ValueError(f"RELIEFFML_MACHINES={want!r}: name two or more of {sorted(MACHINES)}, or 'all'")
+    return names
+
+
+def run_machines(tmp: Path, names=None) -> dict:
     "Start every machine's workload at once (they compile in parallel), then collect name -> {output: digest}."
     procs = {}
-    for name in names:
+    for name in names or chosen_machines():
         out = tmp / f"{name}.json"
         procs[name] = (out, subprocess.Popen([sys.executable, str(HERE / "machine_workload.py"), str(out)],
                                              env=machine_env(name, tmp / f"cache-{name}"),
