@@ -57,6 +57,7 @@ def site(tmp_path_factory):
        code("#| label: fig-dot\n#| fig-cap: 'A red dot; lower is $x^2$.'\nx = 1\nx", result({"text/plain": "1"}), {"output_type": "display_data", "metadata": {}, "data": {"image/png": PNG, "text/plain": "<Figure>"}}),
        md("As @fig-dot shows (and [@fig-dot])."),
        code("#| code-fold: true\nanswer_cell = 42\nprint(answer_cell)", stream("42\n")),
+       md('::: {.callout-note collapse="true"}\n## Why 42\n\nThe discussion of the answer, with $y^2$.\n:::'),
        code("# NBVAL_CHECK_OUTPUT\nchecked_cell = 4\nchecked_cell", result({"text/plain": "4"})))
     nb("b.ipynb", "Chapter B", md("## Section B\n\nBack to [A](a.ipynb#section-a)."))
     nb("tutorials/t.ipynb", "Tutorial", md("Uses [chapter A](../a.ipynb) and [B](https://relieffml.github.io/relieffml/b.html#section-b), "
@@ -103,6 +104,8 @@ def test_build_honours_figure_and_fold_options(site):
     det = soup.select_one("details.code-fold")                           # code-fold: code and output folded, closed
     assert det and not det.has_attr("open") and det.summary.get_text() == "Answer"
     assert "answer_cell = 42" in det.get_text() and det.select_one(".output").get_text().strip() == "42"
+    call = soup.select_one("details.callout-fold")                       # a collapsed callout: folded prose
+    assert call and not call.has_attr("open") and call.summary.get_text() == "Why 42" and "discussion of the answer" in call.get_text()
 
 
 def test_search_shows_results(site):

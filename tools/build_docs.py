@@ -11,7 +11,8 @@
    title and summary; cell options are honoured (`include: false`, `echo: false`, `output: false`,
    `output: asis`; `#|` lines never shown; `label: fig-x` / `fig-cap` give the cell's images a numbered
    caption "Figure n: ..." and `@fig-x` becomes a link "Figure n"; `code-fold: true` puts the cell, code
-   and output, in a closed `<details>` "Answer" — Quarto folds the code only); pandoc reads the notebook (so show_doc's Quarto link
+   and output, in a closed `<details>` "Answer" — Quarto folds the code only; a collapsed callout
+   `::: {.callout-note collapse="true"}` whose first line is `## Title` becomes a closed `<details>` "Title"); pandoc reads the notebook (so show_doc's Quarto link
    attributes are parsed, not printed) and writes HTML through tools/docs_template.html with a sidebar
    built from `_quarto.yml`; links to notebooks or to the published site become relative `.html`
    links; tools/docs_filter.lua (also Quarto's filter) links a "SPEC §n" left in a docstring to the
@@ -296,6 +297,25 @@ def _fig_refs(el, figs: dict):
     return Splice(([{"t": "Str", "c": pre}] if pre else []) + [mid] + ([] if tail is None else tail if isinstance(tail, Splice) else [tail]))
 
 
+def _text(inlines) -> str:
+    "The plain text of pandoc inlines (for a summary line)."
+    out = []
+    for i in inlines:
+        if i["t"] in ("Str", "Code", "Math"): out.append(i["c"] if i["t"] == "Str" else i["c"][1])
+        elif i["t"] in ("Space", "SoftBreak"): out.append(" ")
+        elif isinstance(i.get("c"), list): out.append(_text([x for x in i["c"] if isinstance(x, dict)] or (i["c"][-1] if isinstance(i["c"][-1], list) else [])))
+    return "".join(out)
+
+
+def _folded_callout(el):
+    "Quarto's collapsed callout (`::: {.callout-note collapse=\"true\"}` with a `## Title` first): a closed <details>."
+    body = el["c"][1]
+    title = "Details"
+    if body and body[0]["t"] == "Header": title, body = _text(body[0]["c"][2]), body[1:]
+    raw = lambda html: {"t": "RawBlock", "c": ["html", html]}
+    return Splice([raw(f'<details class="callout-fold"><summary>{html_escape(title)}</summary>'), *body, raw("</details>")])
+
+
 def fix_ast(ast: dict, link, figs: dict = {}) -> dict:
     """Resolve Link/Image targets with `link`; drop the empty code blocks `echo: false` leaves; unwrap the
     markdown-cell divs, so their headings are the page's sections (and enter the table of contents)."""
@@ -305,6 +325,8 @@ def fix_ast(ast: dict, link, figs: dict = {}) -> dict:
         if el["t"] == "Div" and {"cell", "markdown"} <= set(el["c"][0][1]): return Splice(el["c"][1])
         if el["t"] == "Header" and (name := _symbol(el["c"][2])): el["c"][1][0] = name.lower()
         if el["t"] == "Str" and "@fig-" in el["c"]: return _fig_refs(el, figs)
+        if el["t"] == "Div" and any(c.startswith("callout") for c in el["c"][0][1]) and dict(el["c"][0][2]).get("collapse") == "true":
+            return _folded_callout(el)
         return el
     return _walk(ast, f)
 
