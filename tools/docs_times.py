@@ -40,9 +40,8 @@ def run_seconds(junit: Path) -> dict:
     "Seconds per notebook (relative path) from nbval's JUnit report: the sum of its cells' times."
     out = defaultdict(float)
     for tc in ET.parse(junit).getroot().iter("testcase"):
-        name = (tc.get("file") or tc.get("classname", "").replace(".", "/") + ".ipynb")
-        m = re.search(r"((?:nbs|tutorials)/[\w.-]+\.ipynb)", name + " " + tc.get("classname", ""))
-        if m: out[m[1]] += float(tc.get("time", 0))
+        m = re.match(r"(nbs|tutorials)[./]([\w.-]+\.ipynb)$", tc.get("file") or tc.get("classname", ""))  # "nbs.00_data.ipynb"
+        if m: out[f"{m[1]}/{m[2]}"] += float(tc.get("time", 0))
     return dict(out)
 
 
