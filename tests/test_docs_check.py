@@ -54,6 +54,7 @@ def site(tmp_path_factory):
        code("#| echo: false\n#| output: asis\nshow_doc(helper_fn)", result({"text/markdown": show_doc, "text/plain": "<x>"})),
        code("#| hide\nsecret_cell = 1"), code("#| include: false\nexcluded_cell = 2"),
        code("#| output: false\nsilenced_cell = 3", stream("silenced output\n")),
+       code("progress_cell = 5", stream("\rsteps:   0%| | 0/2\rsteps:  50%|5| 1/2\rsteps: 100%|#| 2/2\n")),
        code("#| label: fig-dot\n#| fig-cap: 'A red dot; lower is $x^2$.'\nx = 1\nx", result({"text/plain": "1"}), {"output_type": "display_data", "metadata": {}, "data": {"image/png": PNG, "text/plain": "<Figure>"}}),
        md("As @fig-dot shows (and [@fig-dot])."),
        code("#| code-fold: true\nanswer_cell = 42\nprint(answer_cell)", stream("42\n")),
@@ -74,6 +75,7 @@ def test_build_renders_what_quarto_would(site):
     assert "only the output" in a and "print(" not in a                 # echo: false
     assert "secret_cell" not in a and "excluded_cell" not in a          # hide, include: false
     assert "silenced_cell" in a and "silenced output" not in a          # output: false
+    assert "steps: 100%" in a and "steps:   0%" not in a                # a progress bar: its last state only
     assert 'id="helper_fn"' in a and "show_doc" not in a and "target=" not in a.split("</nav>", 2)[-1].replace('target="_blank"', "")
     assert 'href="https://doi.org/10.1023/A:1025667309714"' in a
     assert 'href="b.html#section-b"' in a and 'href="b.html"' in a and ".ipynb" not in a

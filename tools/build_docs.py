@@ -159,6 +159,11 @@ def _asis_markdown(out: dict) -> str:
     return "".join(txt)
 
 
+def carriage_returns(text: str) -> str:
+    "A stream as a terminal shows it: each line keeps what follows its last `\\r` (a progress bar's final state)."
+    return "\n".join(line.rstrip("\r").rsplit("\r", 1)[-1] for line in text.split("\n"))
+
+
 def apply_options(nb: dict):
     "Honour cell options as Quarto does; every cell left has no `#|` line and valid execution counts."
     cells = []
@@ -186,6 +191,7 @@ def apply_options(nb: dict):
         c["execution_count"] = n
         for o in c["outputs"]:
             if "execution_count" in o: o["execution_count"] = n
+            if o.get("output_type") == "stream": o["text"] = carriage_returns("".join(o["text"]))
     keys = {"code": {"cell_type", "id", "metadata", "source", "outputs", "execution_count"}}
     for c in cells:  # drop the processing-only keys nbdev adds (pandoc refuses unknown cell keys)
         for k in set(c) - keys.get(c["cell_type"], {"cell_type", "id", "metadata", "source", "attachments"}): del c[k]
