@@ -54,7 +54,11 @@ def site(tmp_path_factory):
        code("#| echo: false\n#| output: asis\nshow_doc(helper_fn)", result({"text/markdown": show_doc, "text/plain": "<x>"})),
        code("#| hide\nsecret_cell = 1"), code("#| include: false\nexcluded_cell = 2"),
        code("#| output: false\nsilenced_cell = 3", stream("silenced output\n")),
-       code("x = 1\nx", result({"text/plain": "1"}), {"output_type": "display_data", "metadata": {}, "data": {"image/png": PNG, "text/plain": "<Figure>"}}),
+       code("progress_cell = 5", stream("\rsteps:   0%| | 0/2\rsteps:  50%|5| 1/2\rsteps: 100%|#| 2/2\n")),
+       code("#| label: fig-dot\n#| fig-cap: 'A red dot; lower is $x^2$.'\nx = 1\nx", result({"text/plain": "1"}), {"output_type": "display_data", "metadata": {}, "data": {"image/png": PNG, "text/plain": "<Figure>"}}),
+       md("As @fig-dot shows (and [@fig-dot])."),
+       code("#| code-fold: true\nanswer_cell = 42\nprint(answer_cell)", stream("42\n")),
+       md('::: {.callout-note collapse="true"}\n## Why 42\n\nThe discussion of the answer, with $y^2$.\n:::'),
        code("# NBVAL_CHECK_OUTPUT\nchecked_cell = 4\nchecked_cell", result({"text/plain": "4"})))
     nb("b.ipynb", "Chapter B", md("## Section B\n\nBack to [A](a.ipynb#section-a)."))
     nb("tutorials/t.ipynb", "Tutorial", md("Uses [chapter A](../a.ipynb) and [B](https://relieffml.github.io/relieffml/b.html#section-b), "
@@ -71,6 +75,7 @@ def test_build_renders_what_quarto_would(site):
     assert "only the output" in a and "print(" not in a                 # echo: false
     assert "secret_cell" not in a and "excluded_cell" not in a          # hide, include: false
     assert "silenced_cell" in a and "silenced output" not in a          # output: false
+    assert "steps: 100%" in a and "steps:   0%" not in a                # a progress bar: its last state only
     assert 'id="helper_fn"' in a and "show_doc" not in a and "target=" not in a.split("</nav>", 2)[-1].replace('target="_blank"', "")
     assert 'href="https://doi.org/10.1023/A:1025667309714"' in a
     assert 'href="b.html#section-b"' in a and 'href="b.html"' in a and ".ipynb" not in a
@@ -86,6 +91,23 @@ def test_build_renders_what_quarto_would(site):
     assert '<a href="./conventions.html#sec-3">Conventions §3</a>' in a  # a docstring's "SPEC §3" is linked
     assert 'href="../conventions.html#sec-3"' in (site / "tutorials" / "t.html").read_text()
     assert 'id="sec-3"' in (site / "conventions.html").read_text()     # {#id} heading attributes, as in Quarto
+
+
+def test_build_honours_figure_and_fold_options(site):
+    from bs4 import BeautifulSoup
+    soup = BeautifulSoup((site / "a.html").read_text(), "html.parser")
+    fig = soup.select_one("figure#fig-dot")                              # label: the figure's anchor
+    assert fig and fig.select_one(".output img") and "x = 1" not in fig.get_text()
+    cap = fig.figcaption.get_text(" ", strip=True)
+    assert cap.startswith("Figure 1: A red dot; lower is") and fig.figcaption.select_one("span.math")  # caption's markdown parsed
+    refs = soup.select("a.fig-ref")
+    assert [(a["href"], a.get_text(" ", strip=True)) for a in refs] == [("#fig-dot", "Figure 1")] * 2
+    assert "@fig" not in soup.main.get_text()
+    det = soup.select_one("details.code-fold")                           # code-fold: code and output folded, closed
+    assert det and not det.has_attr("open") and det.summary.get_text() == "Answer"
+    assert "answer_cell = 42" in det.get_text() and det.select_one(".output").get_text().strip() == "42"
+    call = soup.select_one("details.callout-fold")                       # a collapsed callout: folded prose
+    assert call and not call.has_attr("open") and call.summary.get_text() == "Why 42" and "discussion of the answer" in call.get_text()
 
 
 def test_search_shows_results(site):
@@ -120,6 +142,15 @@ DEFECTS = {
     "search index missing": "<p>The index script is not there.</p>",
     "'SPEC §' not inside a link": "<p>As SPEC §2 says.</p>",
     "visible test-harness marker": "<pre><code># NBVAL_CHECK_OUTPUT\nprint(1)</code></pre>",
+    "code-fold cell rendered open": '<details open><summary>Answer</summary><div class="cell code" data-code_fold="true">'
+                                    '<pre><code>print(42)</code></pre><div class="output stream stdout"><pre><code>42</code></pre></div></div></details>',
+    "figure without a caption": f'<div class="cell code"><div class="output display_data"><p><img src="data:image/png;base64,{PNG}"></p></div></div>',
+    "unresolved figure reference": "<p>See <strong>?@fig-nothing</strong>.</p>",
+}
+MORE_DEFECTS = {  # other shapes of the same defects
+    "code-fold cell rendered open": '<div class="cell code" data-code_fold="true"><pre><code>print(42)</code></pre></div>',
+    "figure without a caption": f'<figure><div class="output display_data"><p><img src="data:image/png;base64,{PNG}"></p></div>'
+                                '<figcaption>Figure 1:</figcaption></figure>',
 }
 SEARCH = ('<input id="search-box" data-root="./"><div id="search-results" hidden></div>'
           '<script src="{index}" defer></script><script src="search.js" defer></script>')
@@ -141,6 +172,15 @@ def test_check_fails_on_each_defect(site, expected, tmp_path):
     assert any(expected in d for d in found), found
     assert all(expected in d or (expected.startswith(tex) and d.startswith(tex)) for d in found), found
     assert found[0].startswith(check_pages.WARN) == (expected == "missing anchor")
+
+
+@pytest.mark.parametrize("expected", list(MORE_DEFECTS))
+def test_check_fails_on_other_shapes(site, expected):
+    page = site / "defect_more.html"
+    page.write_text(_page(MORE_DEFECTS[expected], expected))
+    try: found = check_pages.check(site, [page])[page.name]
+    finally: page.unlink()
+    assert found and all(expected in d for d in found), found
 
 
 def test_check_fails_on_an_index_that_misses_a_page(site):

@@ -9,7 +9,10 @@
 3. Without `--quarto` (Quarto cannot be installed everywhere) the same staged notebooks are rendered
    offline into `_docs/`, doing what Quarto would do with them: the front matter becomes the page
    title and summary; cell options are honoured (`include: false`, `echo: false`, `output: false`,
-   `output: asis`; `#|` lines never shown); pandoc reads the notebook (so show_doc's Quarto link
+   `output: asis`; `#|` lines never shown; `label: fig-x` / `fig-cap` give the cell's images a numbered
+   caption "Figure n: ..." and `@fig-x` becomes a link "Figure n"; `code-fold: true` puts the cell, code
+   and output, in a closed `<details>` "Answer" — Quarto folds the code only; a collapsed callout
+   `::: {.callout-note collapse="true"}` whose first line is `## Title` becomes a closed `<details>` "Title"); pandoc reads the notebook (so show_doc's Quarto link
    attributes are parsed, not printed) and writes HTML through tools/docs_template.html with a sidebar
    built from `_quarto.yml`; links to notebooks or to the published site become relative `.html`
    links; tools/docs_filter.lua (also Quarto's filter) links a "SPEC §n" left in a docstring to the
@@ -24,6 +27,7 @@
     python tools/build_docs.py --quarto   # stage and render with Quarto (CI deploy)
 """
 import json, os, posixpath, re, shutil, subprocess, sys, tempfile
+from html import escape as html_escape
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -155,6 +159,11 @@ def _asis_markdown(out: dict) -> str:
     return "".join(txt)
 
 
+def carriage_returns(text: str) -> str:
+    "A stream as a terminal shows it: each line keeps what follows its last `\\r` (a progress bar's final state)."
+    return "\n".join(line.rstrip("\r").rsplit("\r", 1)[-1] for line in text.split("\n"))
+
+
 def apply_options(nb: dict):
     "Honour cell options as Quarto does; every cell left has no `#|` line and valid execution counts."
     cells = []
@@ -163,15 +172,26 @@ def apply_options(nb: dict):
         opts, src = cell_options("".join(c["source"]))
         if opts.get("hide") or opts.get("include") is False: continue
         c["source"] = "" if opts.get("echo") is False else src
+        fold = opts.get("code-fold")
+        if fold in (True, "true", "show"):  # pandoc turns cell metadata into data- attributes of the cell's div
+            c["metadata"]["code_fold"] = "show" if fold == "show" else "true"
+            c["metadata"]["code_summary"] = str(opts.get("code-summary", "Answer"))
+        caption = []
+        if str(opts.get("label", "")).startswith("fig-") or opts.get("fig-cap"):
+            c["metadata"]["fig_label"] = str(opts.get("label") or f"fig-{c.get('id', n)}")
+            if opts.get("fig-cap"):  # a markdown cell right after, so pandoc parses the caption's markdown and math
+                caption = [{"cell_type": "markdown", "id": f"{c.get('id', n)}-cap", "metadata": {"fig_caption": "true"},
+                            "source": str(opts["fig-cap"])}]
         if opts.get("output") is False: c["outputs"] = []
         asis = [_asis_markdown(o) for o in c["outputs"]] if opts.get("output") == "asis" else []
         if asis: c["outputs"] = []
-        if c["source"].strip() or c["outputs"]: cells.append(c)
+        if c["source"].strip() or c["outputs"]: cells += [c] + caption
         cells += [{"cell_type": "markdown", "id": f"{c.get('id', n)}-asis{i}", "metadata": {}, "source": md}
                   for i, md in enumerate(asis) if md.strip()]
         c["execution_count"] = n
         for o in c["outputs"]:
             if "execution_count" in o: o["execution_count"] = n
+            if o.get("output_type") == "stream": o["text"] = carriage_returns("".join(o["text"]))
     keys = {"code": {"cell_type", "id", "metadata", "source", "outputs", "execution_count"}}
     for c in cells:  # drop the processing-only keys nbdev adds (pandoc refuses unknown cell keys)
         for k in set(c) - keys.get(c["cell_type"], {"cell_type", "id", "metadata", "source", "attachments"}): del c[k]
@@ -220,7 +240,89 @@ def _symbol(inlines) -> str | None:
     return text if re.fullmatch(r"[A-Za-z_][\w.]*", text) else None
 
 
-def fix_ast(ast: dict, link) -> dict:
+def _attr(div, key):
+    "A cell div's data attribute (pandoc writes cell metadata as JSON text: strings keep their quotes)."
+    v = dict(div["c"][0][2]).get(key)
+    return json.loads(v) if v and v[:1] in '"[{' else v
+
+
+def _has_image(x) -> bool:
+    if isinstance(x, dict): return x.get("t") == "Image" or _has_image(x.get("c"))
+    return isinstance(x, list) and any(_has_image(y) for y in x)
+
+
+def figures_and_folds(ast: dict) -> tuple[dict, dict]:
+    """Quarto's figure and code-fold options, on the cells of one page (top-level divs of pandoc's ipynb AST).
+
+    A cell with `#| label: fig-x` / `#| fig-cap:` has its image outputs wrapped in `<figure id="fig-x">` with
+    the caption "Figure n: ..." (n counts the page's figures, as Quarto does); its caption cell (added by
+    `apply_options`) is consumed. A cell with `#| code-fold: true` is put, code and outputs, inside a closed
+    `<details>` ("show": open). Returns the AST and {label: n} for the `@fig-x` references."""
+    raw = lambda html: {"t": "RawBlock", "c": ["html", html]}
+    blocks, out, figs = ast["blocks"], [], {}
+    for i, b in enumerate(blocks):
+        if b["t"] != "Div": out.append(b); continue
+        classes = b["c"][0][1]
+        if "markdown" in classes and _attr(b, "fig_caption"): continue  # consumed by the figure before it
+        if "code" not in classes: out.append(b); continue
+        if (label := _attr(b, "fig_label")) and _has_image(b["c"][1]):
+            n = figs[label] = len(figs) + 1
+            nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+            cap = []
+            if nxt and nxt["t"] == "Div" and _attr(nxt, "fig_caption"):
+                cap = [y for blk in nxt["c"][1] if blk["t"] in ("Para", "Plain") for y in blk["c"]]
+            images = [o for o in b["c"][1] if o["t"] == "Div" and _has_image(o)]
+            first = b["c"][1].index(images[0])
+            rest = [o for o in b["c"][1] if o not in images]
+            figure = [raw(f'<figure id="{label}" class="cell-figure">'), *images, raw("<figcaption>"),
+                      {"t": "Plain", "c": [{"t": "Str", "c": "Figure"}, {"t": "Space"}, {"t": "Str", "c": f"{n}:"},
+                                           *([{"t": "Space"}] + cap if cap else [])]}, raw("</figcaption></figure>")]
+            b["c"][1] = rest[:first] + figure + rest[first:]
+        if (fold := _attr(b, "code_fold")):
+            summary = html_escape(str(_attr(b, "code_summary") or "Answer"))
+            out += [raw(f'<details class="code-fold"{" open" if fold == "show" else ""}><summary>{summary}</summary>'), b, raw("</details>")]
+        else: out.append(b)
+    ast["blocks"] = out
+    return ast, figs
+
+
+FIG_REF = re.compile(r"^(.*?)\[?@(fig-[\w-]*\w)\]?(.*)$", re.S)
+
+
+def _fig_refs(el, figs: dict):
+    "A Str holding `@fig-x` (or `[@fig-x]`) -> a link reading 'Figure n'; an unknown label -> '?@fig-x' (as Quarto)."
+    m = FIG_REF.match(el["c"])
+    if not m: return el
+    pre, label, post = m.groups()
+    if label in figs:
+        mid = {"t": "Link", "c": [["", ["fig-ref"], []], [{"t": "Str", "c": "Figure"}, {"t": "Space"}, {"t": "Str", "c": str(figs[label])}], [f"#{label}", ""]]}
+    else:
+        print(f"warning: unresolved cross-reference @{label}", file=sys.stderr)
+        mid = {"t": "Strong", "c": [{"t": "Str", "c": f"?@{label}"}]}
+    tail = _fig_refs({"t": "Str", "c": post}, figs) if post else None
+    return Splice(([{"t": "Str", "c": pre}] if pre else []) + [mid] + ([] if tail is None else tail if isinstance(tail, Splice) else [tail]))
+
+
+def _text(inlines) -> str:
+    "The plain text of pandoc inlines (for a summary line)."
+    out = []
+    for i in inlines:
+        if i["t"] in ("Str", "Code", "Math"): out.append(i["c"] if i["t"] == "Str" else i["c"][1])
+        elif i["t"] in ("Space", "SoftBreak"): out.append(" ")
+        elif isinstance(i.get("c"), list): out.append(_text([x for x in i["c"] if isinstance(x, dict)] or (i["c"][-1] if isinstance(i["c"][-1], list) else [])))
+    return "".join(out)
+
+
+def _folded_callout(el):
+    "Quarto's collapsed callout (`::: {.callout-note collapse=\"true\"}` with a `## Title` first): a closed <details>."
+    body = el["c"][1]
+    title = "Details"
+    if body and body[0]["t"] == "Header": title, body = _text(body[0]["c"][2]), body[1:]
+    raw = lambda html: {"t": "RawBlock", "c": ["html", html]}
+    return Splice([raw(f'<details class="callout-fold"><summary>{html_escape(title)}</summary>'), *body, raw("</details>")])
+
+
+def fix_ast(ast: dict, link, figs: dict = {}) -> dict:
     """Resolve Link/Image targets with `link`; drop the empty code blocks `echo: false` leaves; unwrap the
     markdown-cell divs, so their headings are the page's sections (and enter the table of contents)."""
     def f(el):
@@ -228,6 +330,9 @@ def fix_ast(ast: dict, link) -> dict:
         if el["t"] == "CodeBlock" and not el["c"][1].strip(): return DROP
         if el["t"] == "Div" and {"cell", "markdown"} <= set(el["c"][0][1]): return Splice(el["c"][1])
         if el["t"] == "Header" and (name := _symbol(el["c"][2])): el["c"][1][0] = name.lower()
+        if el["t"] == "Str" and "@fig-" in el["c"]: return _fig_refs(el, figs)
+        if el["t"] == "Div" and any(c.startswith("callout") for c in el["c"][0][1]) and dict(el["c"][0][2]).get("collapse") == "true":
+            return _folded_callout(el)
         return el
     return _walk(ast, f)
 
@@ -322,7 +427,8 @@ def render_page(src: str, nb: dict, pages: dict, site: dict, out: Path, base: st
         nav.write_text(sidebar(site, pages, here))
         ast = json.loads(run(["-f", PANDOC_IN, "-t", "json", f"--metadata-file={meta}",
                               f"--extract-media={Path(here).stem}_files", "-"], json.dumps(nb)))
-        ast = fix_ast(ast, lambda u: resolve_link(u, src, here, pages, base))
+        ast, figs = figures_and_folds(ast)
+        ast = fix_ast(ast, lambda u: resolve_link(u, src, here, pages, base), figs)
         run(["-f", "json", "-t", "html5", "--standalone", f"--template={TEMPLATE}", "--toc", "--toc-depth=3",
              f"--lua-filter={LUA_FILTER}", f"--metadata=site-root:{up}",
              f"--mathjax={up}/mathjax/MathJax.js?config=TeX-AMS_SVG", f"--include-before-body={nav}",

@@ -11,6 +11,11 @@ MathJax runs, and the DOM after it is inspected for
 * no search box, or a search index that did not load (tools/docs_search.js marks `<body data-search="N">`),
 * "SPEC §n" text outside a link (every citation of the specification links to the Conventions chapter),
 * a visible test-harness marker (`# NBVAL_CHECK_OUTPUT`, `NBVAL_IGNORE_OUTPUT`, `NBVAL_SKIP`, ...),
+* an exercise answer shown open: a cell marked `#| code-fold: true` (tools/build_docs.py keeps the option as
+  `data-code_fold="true"` on the cell) that is not inside a closed `<details>`,
+* a figure without a caption: an image in a cell's output that is not inside a `<figure>` whose
+  `<figcaption>` reads "Figure n: ..." (cells with `#| label: fig-...` and `#| fig-cap:`), or an
+  `@fig-...` cross-reference left unresolved ("?@fig-..." shown),
 * on the site's index.html: a page of the site (chapter, tutorial, reference) that its text does not link.
 
     python tools/check_pages.py _docs                                   # every page; exit 1 on a defect
@@ -33,6 +38,8 @@ WARN = "warning: "  # reported, not failed on (unless --strict): e.g. nbdev's li
 OPTION_LINE = re.compile(r"(^|\n)[ \t]*#\|")
 SPEC_REF = re.compile(r"SPEC\s*§")
 NBVAL = re.compile(r"\bNBVAL_[A-Z_]+\b")
+FIG_CAPTION = re.compile(r"Figure \d+:\s*\S")
+FIG_UNRESOLVED = re.compile(r"\?@fig-[\w-]+")
 QUARTO_ATTR = re.compile(r"\{(?:[.#][A-Za-z][\w-]*|[A-Za-z][\w-]*=)[^{}\n]*\}|(^|\n)[ \t]*:::")
 
 
@@ -100,6 +107,17 @@ def defects(page: Path, dom: str, site: Path) -> list[str]:
         if t.find_parent("a") is None and t.find_parent(list(NOT_SHOWN)) is None:
             out.append(f"'SPEC §' not inside a link: {t.strip()[:60]!r}")
     for m in NBVAL.finditer(text): out.append(f"visible test-harness marker: {m.group(0)}")
+    for cell in body.select('[data-code_fold="true"]'):
+        det = cell.find_parent("details")
+        if det is None or det.has_attr("open"):
+            shown = visible_text(cell).strip().splitlines()
+            out.append(f"code-fold cell rendered open: {(shown[0] if shown else '')[:60]!r}")
+    for img in body.select('[class~="output"] img'):
+        fig = img.find_parent("figure")
+        cap = fig.find("figcaption") if fig else None
+        if cap is None or not FIG_CAPTION.match(cap.get_text(" ", strip=True)):
+            out.append(f"figure without a caption ('Figure n: ...'): {img.get('src', '')[:60]}")
+    for m in FIG_UNRESOLVED.finditer(prose): out.append(f"unresolved figure reference: {m.group(0)}")
     if page.resolve() == (site / "index.html").resolve(): out += unlinked_pages(body, page, site)
     return list(dict.fromkeys(out))
 
