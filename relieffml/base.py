@@ -221,10 +221,10 @@ class _RankerSelection(SelectorMixin):
         tags.target_tags.multi_output = self._target == 'multilabel'
         return tags
 
-# %% ../nbs/05_base.ipynb #b45a9216
+# %% ../nbs/05_base.ipynb #ac1e2eb5
 def rank_features(W, rtol:float=1e-12)->np.ndarray:
     """Feature indices, best first: a weight within `rtol`·max|W| of the next better one ties with it, and ties
-    go to the lower index (SPEC §0), whatever rounding the sums picked up."""
+    go to the lower index (Conventions chapter, §0), whatever rounding the sums picked up."""
     W = np.asarray(W, dtype=np.float64)
     o = np.argsort(-W, kind='mergesort')
     if len(W) < 2 or not np.isfinite(W).all(): return o

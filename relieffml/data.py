@@ -593,7 +593,7 @@ def list_datasets(data_home=None, bundled:bool=True) -> list:
     "Names of the data sets in the data home and, if `bundled`, of those shipped with relieffml."
     return sorted(_arff_names(get_data_home(data_home)) | (_arff_names(BUNDLED_DATA) if bundled else set()))
 
-# %% ../nbs/00_data.ipynb #c9ff0397
+# %% ../nbs/00_data.ipynb #228cbe23
 def _check_dataset_name(name) -> str:
     "A relative data set name without `..` (it becomes a path and a URL)."
     if not isinstance(name, str) or not name or name.startswith('/') or '\\' in name or '..' in name.split('/'):

@@ -23,7 +23,7 @@ from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, rank_features
 
 # %% ../nbs/14_mlrf.ipynb #166b4003
 def _bin_codes(x, n_bins):
-    "Equal-frequency codes of one numeric column (SPEC §6); NaN gets code `n_bins`."
+    "Equal-frequency codes of one numeric column (Conventions chapter, §6); NaN gets code `n_bins`."
     known = ~np.isnan(x)
     codes = np.full(x.shape, n_bins, np.int64)
     if known.any():
@@ -215,7 +215,7 @@ class MLRF(BaseRanker):
     metric : {"manhattan", "heom"}, default="manhattan"
         Distance that finds neighbours.
     nominal, n_features_to_select, threshold, n_jobs, random_state
-        See `BaseRanker` and SPEC §0.
+        See `BaseRanker` and the Conventions chapter, §0.
 
     Attributes
     ----------
@@ -279,7 +279,7 @@ class _MMLRFSteps:
         ax.set_xlabel('|S| (backward search →)'); ax.set_ylabel('Φ(S)'); ax.legend(frameon=False)
         return ax
 
-# %% ../nbs/14_mlrf.ipynb #065e9bdf
+# %% ../nbs/14_mlrf.ipynb #c3a42fe3
 class MMLRF(_MMLRFSteps, BaseRanker):
     """MML-RF feature selection (Chen et al. 2018, §2.2): MLRF, a positive-weight pre-filter, and a backward
     search on Φ(S) = sigmoid(Σ_S W) − mean pairwise symmetric uncertainty.
@@ -287,7 +287,7 @@ class MMLRF(_MMLRFSteps, BaseRanker):
     Parameters
     ----------
     n_neighbors, n_samples, metric, nominal, n_jobs, random_state
-        As in `MLRF` (see `BaseRanker` and SPEC §0).
+        As in `MLRF` (see `BaseRanker` and the Conventions chapter, §0).
     theta : float in (0, 1], default=0.85
         Share of the total positive MLRF weight the pre-filtered set S0 must reach.
     tolerance : float >= 0, default=0.01

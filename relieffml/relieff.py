@@ -131,7 +131,7 @@ def _relieff_fit(est, X, y, info):
     if hasattr(est, 'label_weights_'): del est.label_weights_
     return W
 
-# %% ../nbs/03_relieff.ipynb #2786695f
+# %% ../nbs/03_relieff.ipynb #975c2c82
 class ReliefF(BaseRanker):
     """ReliefF feature weighting (Kononenko 1994) for a class or, label by label, a label matrix (RF-BR).
 
@@ -149,7 +149,7 @@ class ReliefF(BaseRanker):
         With a label matrix, keep the Q×D per-label weights in ``label_weights_``. Without them every label's
         updates go to one accumulator (eq. 5), which costs far less with many labels; ``weights_`` is the same mean.
     sigma, nominal, n_features_to_select, threshold, n_jobs, random_state
-        See ``weight_by_distance``, `BaseRanker` and SPEC §0.
+        See ``weight_by_distance``, `BaseRanker` and the Conventions chapter, §0.
 
     Attributes
     ----------

@@ -23,7 +23,7 @@ def label_priors(Y, s=1.0):
     "Smoothed label priors P_l = (C_l + s)/(N + 2s), eq. (1)."
     return (Y.sum(0) + s) / (Y.shape[0] + 2 * s)
 
-# %% ../nbs/10_reliefml.ipynb #ba1d4e90
+# %% ../nbs/10_reliefml.ipynb #a4dd72b3
 @numba.njit(**NJIT)
 def label_sets(Y):
     "Each row's relevant labels in compressed form: those of row i are `lind[lptr[i]:lptr[i+1]]`."
@@ -38,15 +38,15 @@ def label_sets(Y):
 
 @numba.njit(inline='always', **NJIT)
 def _label_distance(Y, lptr, lind, r, j):
-    "d_L(r, j) = |y_r Δ y_j| / Q, eq. (2), as (|y_r| + |y_j| − 2|y_r ∩ y_j|) / Q from j's label list: O(|y_j|), not O(Q)."
+    "d_𝓛(r, j) = |y_r Δ y_j| / Q, eq. (2), as (|y_r| + |y_j| − 2|y_r ∩ y_j|) / Q from j's label list: O(|y_j|), not O(Q)."
     inter = 0
     for t in range(lptr[j], lptr[j + 1]): inter += Y[r, lind[t]]
     return (lptr[r + 1] - lptr[r] + lptr[j + 1] - lptr[j] - 2 * inter) / Y.shape[1]
 
-# %% ../nbs/10_reliefml.ipynb #ab35d602
+# %% ../nbs/10_reliefml.ipynb #887c6fb9
 @numba.njit(**NJIT)
 def _all_label_distances(lptr, lind, cptr, cind, r):
-    """Q · d_L(r, j) of every row j as |y_r| + |y_j| − 2|y_r ∩ y_j|: the intersections counted over the rows of r's
+    """Q · d_𝓛(r, j) of every row j as |y_r| + |y_j| − 2|y_r ∩ y_j|: the intersections counted over the rows of r's
     labels (`cptr`, `cind`: `label_sets` of Yᵀ), O(N + their number) instead of every row's label list."""
     N, nr = lptr.shape[0] - 1, lptr[r + 1] - lptr[r]
     out = np.empty(N, np.int64)
@@ -56,11 +56,11 @@ def _all_label_distances(lptr, lind, cptr, cind, r):
         for u in range(cptr[l], cptr[l + 1]): out[cind[u]] -= 2
     return out
 
-# %% ../nbs/10_reliefml.ipynb #1704ab39
+# %% ../nbs/10_reliefml.ipynb #d18d9a89
 @numba.njit(inline='always', **NJIT)
 def _label_coefs(r, Y, lab, idx, cnt, prior, coefs):
     """Per-label factor of eq. (6) for sample row `r`: −prior share·(1−P_H)/(1+P_H) or +prior share·P_M; `lab` the
-    label lists of the rows and the row lists of the labels. With many neighbours (many labels): d_L to every row."""
+    label lists of the rows and the row lists of the labels. With many neighbours (many labels): d_𝓛 to every row."""
     Q = Y.shape[1]
     s_rel, s_irr = 0.0, 0.0
     for l in range(Q):
@@ -80,7 +80,7 @@ def _label_coefs(r, Y, lab, idx, cnt, prior, coefs):
         if Y[r, l]: coefs[l] = -prior[l] / s_rel * (1.0 - pg) / (1.0 + pg)
         else: coefs[l] = prior[l] / s_irr * pg
 
-# %% ../nbs/10_reliefml.ipynb #739c0855
+# %% ../nbs/10_reliefml.ipynb #3c976609
 class ReliefFMLRule(NamedTuple):
     "ReliefF-ML's update, eq. (6): accumulators, labels and smoothed priors."
     acc: np.ndarray     # blocks×1×D sums of each block
@@ -106,7 +106,7 @@ def _reliefml_update(rule, b, i, ws, u, spec):
     push_pools(ws.ej, ws.ea, ws.ec, ws.ne, cd, ws.idx[u], cnt, pools[:m], accs[:m], coefs[:m], rule.ones, False)
     flush(rule.acc[b], ws, u, spec)
 
-# %% ../nbs/10_reliefml.ipynb #845649e7
+# %% ../nbs/10_reliefml.ipynb #59bcae07
 def reliefml_weights(X, Y, nominal, n_values=None, k=10, samples=None, s=1.0, metric='heom', n_jobs=None):
     "Raw ReliefF-ML weights W of eq. (6)."
     pr = prepare_data(X, nominal, n_values)
@@ -119,7 +119,7 @@ def reliefml_weights(X, Y, nominal, n_values=None, k=10, samples=None, s=1.0, me
     run_search(pr, samples, ps, rule, metric, None, n_jobs)
     return rule.acc.sum((0, 1)) / len(samples)
 
-# %% ../nbs/10_reliefml.ipynb #8ebfeea1
+# %% ../nbs/10_reliefml.ipynb #f80c3fe8
 def auto_n_samples(N:int)->int:
     "The paper's rule for m: 10 % of N up to 5000 instances, 5 % up to 10000, else 1 % (at least 1)."
     frac = 0.1 if N <= 5000 else 0.05 if N <= 10000 else 0.01
@@ -147,7 +147,7 @@ def _reliefml_fit(est, X, Y, info):
                                         est.smoothing, est.metric, est.n_jobs)
     return minmax_scale(est.raw_weights_)
 
-# %% ../nbs/10_reliefml.ipynb #d18d9a89
+# %% ../nbs/10_reliefml.ipynb #43f2664d
 class ReliefFML(BaseRanker):
     """ReliefF-ML (Reyes, Morell & Ventura 2013): multi-label ReliefF with label-wise hits and misses.
 

@@ -51,7 +51,7 @@ def rfs_weights(X, Y, nominal, n_values=None, k:int=10, n_jobs=None):
             for j in range(Q)]
     return np.array([r[0] for r in rows]), np.array([r[1] for r in rows])
 
-# %% ../nbs/21_rfs.ipynb #39b2055e
+# %% ../nbs/21_rfs.ipynb #3c6ab74e
 def keep_count(t:float, n:int, n_candidates:int)->int:
     "Number of kept items, eq. (2): min(floor(t·n + 1e-9), n_candidates)."
     return int(min(np.floor(t * n + 1e-9), n_candidates))
@@ -60,7 +60,7 @@ def top_indices(w, c:int)->np.ndarray:
     "Sorted indices of the `c` largest of `w` (ties, within rounding, go to the lower index: `rank_features`)."
     return np.sort(rank_features(w)[:c]).astype(np.int64)
 
-# %% ../nbs/21_rfs.ipynb #4dca71dd
+# %% ../nbs/21_rfs.ipynb #abc5cd4e
 STRATEGIES = ('rfs', 'rfs-s', 'rfs-j')
 
 def _parent_set(features, labels)->dict:
@@ -192,7 +192,7 @@ class DeterministicLinearSVC(ClassifierMixin, BaseEstimator):
 
     def predict(self, X): return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
-# %% ../nbs/21_rfs.ipynb #c31e182c
+# %% ../nbs/21_rfs.ipynb #92a7e97f
 class ConstantLabelWarning(UserWarning):
     "A label has a single value in the training data and will be predicted as that constant."
 
@@ -220,7 +220,7 @@ def _names(prefix:str, n:int, given)->list:
     "`given` names as strings, or `prefix0`, `prefix1`, ..."
     return [str(v) for v in given] if given is not None else [f"{prefix}{i}" for i in range(n)]
 
-# %% ../nbs/21_rfs.ipynb #1712bb32
+# %% ../nbs/21_rfs.ipynb #c40cb047
 def _predict_features(X, n_features:int)->np.ndarray:
     "New rows as float64 N×D (NumPy, pandas, scipy.sparse or a `MultiLabelDataset`), checked against `n_features`."
     if hasattr(X, 'X') and hasattr(X, 'Y'): X = X.X
@@ -430,7 +430,7 @@ def phi_matrix(Y)->np.ndarray:
     den = np.sqrt(np.outer(n * (N - n), n * (N - n)))
     return np.divide(N * n11 - np.outer(n, n), den, out=np.zeros_like(den), where=den > 0)
 
-# %% ../nbs/21_rfs.ipynb #13607194
+# %% ../nbs/21_rfs.ipynb #fd361e6f
 class CorrelationPrunedStacking(_StackedBR):
     """Correlation-based pruning of stacked BR (Tsoumakas et al. 2009): keep the ⌊t·Q⌋ labels of largest |phi|.
 
