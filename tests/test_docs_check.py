@@ -43,7 +43,7 @@ def site(tmp_path_factory):
     stream = lambda t: {"output_type": "stream", "name": "stdout", "text": t}
     show_doc = ('---\n\n[source](https://github.com/relieffml/relieffml/blob/main/x.py#L1){target="_blank" '
                 'style="float:right; font-size:smaller"}\n\n### helper_fn\n\n```python\ndef helper_fn(x)\n```\n\n*Doc.*\n\n'
-                'x : int\n    The input, as SPEC §3 says.')  # a docstring cites the specification in plain text
+                'x : int\n    The input, as SPEC §3 says (Conventions chapter, §3).')  # docstrings cite the conventions in plain text
     nb("index.ipynb", "Home", md("See [chapter A](a.ipynb), [B](b.ipynb), the [tutorial](tutorials/t.ipynb) "
                                  "and the [conventions](conventions.ipynb)."))
     nb("conventions.ipynb", "Conventions", md("## §3 Three {#sec-3}\n\nThe third convention."))
@@ -89,6 +89,7 @@ def test_build_renders_what_quarto_would(site):
     assert any("only the output" in e["t"] for e in index) and (site / "search.js").exists()
     assert "NBVAL" not in a and "checked_cell" in a                     # nbval's markers are not shown
     assert '<a href="./conventions.html#sec-3">Conventions §3</a>' in a  # a docstring's "SPEC §3" is linked
+    assert '<a href="./conventions.html#sec-3">Conventions chapter, §3</a>' in a  # and "Conventions chapter, §3"
     assert 'href="../conventions.html#sec-3"' in (site / "tutorials" / "t.html").read_text()
     assert 'id="sec-3"' in (site / "conventions.html").read_text()     # {#id} heading attributes, as in Quarto
 

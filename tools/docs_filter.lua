@@ -1,6 +1,6 @@
 --[[ Pandoc Lua filter shared by the offline build (tools/build_docs.py) and Quarto (_quarto.yml `filters`).
 
-1. A "SPEC §n" left as plain text (numpydoc docstrings rendered by show_doc cite the specification this way,
+1. A "SPEC §n" (or a docstring's "Conventions chapter, §n") left as plain text (numpydoc docstrings rendered by show_doc cite the specification this way,
    and a docstring cannot hold a link) becomes a link to section n of the Conventions chapter, reading
    "Conventions §n". Text already inside a link is left alone.
 2. Test-harness markers (`# NBVAL_CHECK_OUTPUT`, `# NBVAL_IGNORE_OUTPUT`, `# NBVAL_SKIP`, ...) are
@@ -20,9 +20,10 @@ local function site_root()
   return root
 end
 
-local function conventions_link(num)
-  return pandoc.Link({pandoc.Str("Conventions"), pandoc.Space(), pandoc.Str("§" .. num)},
-                     site_root() .. "/conventions.html#sec-" .. num)
+local function conventions_link(num, chapter)
+  local text = {pandoc.Str("Conventions"), pandoc.Space(), pandoc.Str("§" .. num)}
+  if chapter then text = {pandoc.Str("Conventions"), pandoc.Space(), pandoc.Str("chapter,"), pandoc.Space(), pandoc.Str("§" .. num)} end
+  return pandoc.Link(text, site_root() .. "/conventions.html#sec-" .. num)
 end
 
 local function link_spec(inlines)
@@ -34,11 +35,25 @@ local function link_spec(inlines)
     if pre and b and (b.t == "Space" or b.t == "SoftBreak") and c and c.t == "Str" then
       num, post = c.text:match("^§(%d+)(.*)$")
     end
+    local n2, post2, pre2
+    if not num then                                  -- docstrings' "Conventions chapter, §n"
+      local d, e = inlines[i + 3], inlines[i + 4]
+      pre2 = a.t == "Str" and a.text:match("^(.-)Conventions$")
+      if pre2 and b and (b.t == "Space" or b.t == "SoftBreak") and c and c.t == "Str" and c.text == "chapter,"
+         and d and (d.t == "Space" or d.t == "SoftBreak") and e and e.t == "Str" then
+        n2, post2 = e.text:match("^§(%d+)(.*)$")
+      end
+    end
     if num then
       if pre ~= "" then out:insert(pandoc.Str(pre)) end
       out:insert(conventions_link(num))
       if post ~= "" then out:insert(pandoc.Str(post)) end
       i, changed = i + 3, true
+    elseif n2 then
+      if pre2 ~= "" then out:insert(pandoc.Str(pre2)) end
+      out:insert(conventions_link(n2, true))
+      if post2 ~= "" then out:insert(pandoc.Str(post2)) end
+      i, changed = i + 5, true
     else
       out:insert(a)
       i = i + 1
