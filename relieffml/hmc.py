@@ -116,7 +116,7 @@ class HMCReliefF(BaseRanker):
     hierarchy : Hierarchy or None, default=None
         The class hierarchy of the columns of Y; None takes ``X.hierarchy`` of a `MultiLabelDataset`.
     nominal, n_features_to_select, threshold, n_jobs
-        See `BaseRanker` and SPEC §0.
+        See `BaseRanker` and Conventions §0.
 
     Attributes
     ----------
