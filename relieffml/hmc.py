@@ -19,7 +19,7 @@ from .rrelieff import rrelieff_search
 from .neighbors import prepare_data
 from .hierarchy import Hierarchy
 
-# %% ../nbs/13_hmc.ipynb #96102b5f
+# %% ../nbs/13_hmc.ipynb #13148ca5
 def plot_hierarchy(h:Hierarchy, w0:float=0.75, ax=None):
     "Draw `h` with each class at (pre-order index, depth), lines to its parents, weights as labels."
     import matplotlib.pyplot as plt
@@ -38,14 +38,14 @@ def plot_hierarchy(h:Hierarchy, w0:float=0.75, ax=None):
     ax.set_axis_off(); ax.set_title(f"w0 = {w0}", fontsize=9)
     return ax
 
-# %% ../nbs/13_hmc.ipynb #0f3a3a28
+# %% ../nbs/13_hmc.ipynb #acd72d42
 def hmc_distance(a, b, weights, normalize:bool=True)->float:
     "Weighted Euclidean distance of two 0/1 pre-order label vectors (eq. 1), by default over sqrt(Σ w) (eq. 6')."
     a, b, w = np.asarray(a, np.float64), np.asarray(b, np.float64), np.asarray(weights, np.float64)
     d = np.sqrt(np.sum(w * (a - b) ** 2))
     return float(d / np.sqrt(w.sum())) if normalize else float(d)
 
-# %% ../nbs/13_hmc.ipynb #0651bba1
+# %% ../nbs/13_hmc.ipynb #c7761d8c
 def _naive_hmc_relieff(X, Y, hierarchy:Hierarchy, nominal, n_values=None, w0=0.75, k=10, samples=None,
                        metric="manhattan"):
     "HMC-ReliefF transcribed from Slavkov et al. (2013), Algorithm 1, with the target difference of eq. (6')."
@@ -69,7 +69,7 @@ def _naive_hmc_relieff(X, Y, hierarchy:Hierarchy, nominal, n_values=None, w0=0.7
     m = len(samples)
     return NdCdA / NdC - (NdA - NdCdA) / (m - NdC)                               # line 14
 
-# %% ../nbs/13_hmc.ipynb #ee11545c
+# %% ../nbs/13_hmc.ipynb #948e4aa7
 @numba.njit(**NJIT)
 def _hmc_diff(ya, yb, w):
     "sqrt(Σ_c w_c (ya_c − yb_c)²) of two 0/1 uint8 rows (eq. 1)."
@@ -86,7 +86,7 @@ def _hmc_target_diffs(Y, w, samples, idx, count, out):
         for j in range(count[i]):
             out[i, j] = _hmc_diff(Y[samples[i]], Y[idx[i, j]], w) / norm
 
-# %% ../nbs/13_hmc.ipynb #948e4aa7
+# %% ../nbs/13_hmc.ipynb #12f11de8
 def hmc_target_diffs(Y, weights, samples, idx, count, n_jobs=None)->np.ndarray:
     "m×k matrix of eq. (6') target differences of each sample and its stored neighbours (0 in unused slots)."
     Y = np.ascontiguousarray(Y, np.uint8); idx = np.ascontiguousarray(idx, np.int64)
@@ -96,7 +96,7 @@ def hmc_target_diffs(Y, weights, samples, idx, count, n_jobs=None)->np.ndarray:
                           idx, np.ascontiguousarray(count, np.int64), out)
     return out
 
-# %% ../nbs/13_hmc.ipynb #fdb2f511
+# %% ../nbs/13_hmc.ipynb #3ec54a43
 class HMCReliefF(BaseRanker):
     """HMC-ReliefF (Slavkov et al. 2013): RReliefF whose target difference is the hierarchy-weighted
     Euclidean distance of the label vectors (eqs. 1–3, 6').
@@ -116,7 +116,7 @@ class HMCReliefF(BaseRanker):
     hierarchy : Hierarchy or None, default=None
         The class hierarchy of the columns of Y; None takes ``X.hierarchy`` of a `MultiLabelDataset`.
     nominal, n_features_to_select, threshold, n_jobs
-        See `BaseRanker` and SPEC §0.
+        See `BaseRanker` and Conventions §0.
 
     Attributes
     ----------
@@ -147,7 +147,7 @@ class HMCReliefF(BaseRanker):
         self.class_weights_ = h.class_weights(self.w0)
         return rrelieff_search(prep, samples, self.n_neighbors, self.metric, self.n_jobs, tmode=3, Y=Y, tw=self.class_weights_)
 
-# %% ../nbs/13_hmc.ipynb #3ec54a43
+# %% ../nbs/13_hmc.ipynb #05050ff0
 def _fit_hierarchy(hierarchy, dataset, Y)->Hierarchy:
     "The hierarchy to use (parameter, else the data set's), checked against Y."
     h = hierarchy if hierarchy is not None else getattr(dataset, 'hierarchy', None)

@@ -27,7 +27,7 @@ from .neighbors import knn_pools, knn_query, naive_knn_pools, prepare_data
 from .sparse import densify
 from .base import as_features, as_label_matrix, from_frame
 
-# %% ../nbs/20_lazy.ipynb #ce1928c8
+# %% ../nbs/20_lazy.ipynb #bf62192e
 def label_counts(Y, idx)->np.ndarray:
     "Membership counting vectors C (n×Q int64): labels of the neighbours `idx` (n×k, -1 = none)."
     C = np.zeros((idx.shape[0], Y.shape[1]), np.int64)
@@ -36,7 +36,7 @@ def label_counts(Y, idx)->np.ndarray:
         C[ok] += Y[idx[ok, r]]
     return C
 
-# %% ../nbs/20_lazy.ipynb #3213020a
+# %% ../nbs/20_lazy.ipynb #d8514c3e
 def mlknn_tables(C, Y, k:int, s:float):
     "Prior (Q) and likelihood tables (Q×(k+1)) of eqs. (1)–(2) from training counting vectors `C`."
     N, Q = Y.shape
@@ -52,7 +52,7 @@ def mlknn_joint(C, prior, cond_true, cond_false):
     q = np.arange(C.shape[1])
     return prior * cond_true[q, C], (1 - prior) * cond_false[q, C]
 
-# %% ../nbs/20_lazy.ipynb #5b782cca
+# %% ../nbs/20_lazy.ipynb #a5c48d85
 def brknn_decide(C, k:int, variant:str)->np.ndarray:
     "BRkNN-a or -b label sets (uint8 n×Q) from query counting vectors `C`, eqs. (4)–(5)."
     if variant == 'a':
@@ -65,7 +65,7 @@ def brknn_decide(C, k:int, variant:str)->np.ndarray:
         Yh = rank < m[:, None]
     return Yh.astype(np.uint8)
 
-# %% ../nbs/20_lazy.ipynb #d2a94d66
+# %% ../nbs/20_lazy.ipynb #c581d319
 def count_patterns(C, Y):
     "Distinct counting vectors U, and per pattern its number of instances and of instances with each label."
     U, inv = np.unique(C, axis=0, return_inverse=True)
@@ -86,7 +86,7 @@ def dml_match_counts(Ct, U, size, pos, delta:int, block_elems:int=2**22):
         NV[b:b + step] = np.einsum('bpq,pq->bq', hit, size[:, None] - pos)
     return V, NV
 
-# %% ../nbs/20_lazy.ipynb #0c589d22
+# %% ../nbs/20_lazy.ipynb #a4b467fd
 @numba.njit(**NJIT)
 def _rotate(W, p, q):
     "One Jacobi rotation of symmetric W in the plane (p, q) that zeroes W[p, q] (Golub & Van Loan, §8.5.2)."
@@ -101,6 +101,7 @@ def _rotate(W, p, q):
         a, b = W[p, r], W[q, r]
         W[p, r] = c * a - s * b; W[q, r] = s * a + c * b
 
+# %% ../nbs/20_lazy.ipynb #7859bbc5
 @numba.njit(**NJIT)
 def _min_eigenvalue(G, W):
     "Smallest eigenvalue of symmetric G by cyclic Jacobi sweeps in a fixed order (W: k×k scratch)."
@@ -119,7 +120,7 @@ def _min_eigenvalue(G, W):
     for p in range(1, k): lo = min(lo, W[p, p])
     return lo
 
-# %% ../nbs/20_lazy.ipynb #4bd63920
+# %% ../nbs/20_lazy.ipynb #e194cd30
 @numba.njit(**NJIT)
 def _solve_face(A, F, m, L, z):
     "z[:m] = A_FF⁻¹ 1 for positive definite A on the indices F[:m]: Cholesky, then two triangular solves (L: k×k scratch)."
@@ -139,7 +140,7 @@ def _solve_face(A, F, m, L, z):
         for t in range(i + 1, m): s -= L[t, i] * z[t]
         z[i] = s / L[i, i]
 
-# %% ../nbs/20_lazy.ipynb #e194cd30
+# %% ../nbs/20_lazy.ipynb #5561108b
 @numba.njit(**NJIT)
 def _gram(xq, Xn, nb, is_nominal, nomf, missnom, w, mode, G):
     "G[a, b] = ½(d²(x, x_a) + d²(x, x_b) − d²(x_a, x_b)) for the neighbours `nb` of `xq`, eq. (10)."
@@ -166,7 +167,36 @@ def _condition(G, reg, W):
     r = reg * tr if tr > 0.0 else reg
     for a in range(k): G[a, a] += shift + r
 
-# %% ../nbs/20_lazy.ipynb #d8d900a0
+# %% ../nbs/20_lazy.ipynb #b5fe0a07
+@numba.njit(**NJIT)
+def _face_point(A, free, L, F, zf, z):
+    "z = minimiser of αᵀAα with Σα = 1 on the face of the `free` indices (A_FF⁻¹1, normalised); returns m, F[:m] = the face."
+    m = 0
+    for i in range(A.shape[0]):
+        if free[i]: F[m] = i; m += 1
+    _solve_face(A, F, m, L, zf)
+    tot = 0.0
+    for i in range(m): tot += zf[i]
+    z[:] = 0.0
+    for i in range(m): z[F[i]] = zf[i] / tot
+    return m
+
+@numba.njit(**NJIT)
+def _bound_to_free(A, alpha, free, F, m, g):
+    "At a face minimiser `alpha`: the bound index with the most negative multiplier (−1: optimal); g = Aα in index order."
+    k = A.shape[0]
+    for i in range(k):
+        g[i] = 0.0
+        for j in range(k): g[i] += A[i, j] * alpha[j]
+    lam = 0.0
+    for i in range(m): lam += g[F[i]]
+    lam /= m
+    j, best = -1, -1e-12 * (np.abs(g).max() + 1e-300)
+    for i in range(k):
+        if not free[i] and g[i] - lam < best: j, best = i, g[i] - lam
+    return j
+
+# %% ../nbs/20_lazy.ipynb #0ef62d2e
 @numba.njit(**NJIT)
 def _simplex_qp(A, alpha, L):
     "argmin αᵀAα over the unit simplex for positive definite `A`, primal active set; writes `alpha` (L: k×k scratch)."
@@ -175,25 +205,10 @@ def _simplex_qp(A, alpha, L):
     alpha[:] = 1.0 / k
     z, zf, g, F = np.zeros(k), np.empty(k), np.empty(k), np.empty(k, np.int64)
     for _ in range(20 * k + 20):
-        m = 0
-        for i in range(k):
-            if free[i]: F[m] = i; m += 1
-        _solve_face(A, F, m, L, zf)
-        tot = 0.0
-        for i in range(m): tot += zf[i]
-        z[:] = 0.0
-        for i in range(m): z[F[i]] = zf[i] / tot
+        m = _face_point(A, free, L, F, zf, z)
         if z.min() >= 0.0:                                   # face minimiser is feasible: check multipliers
             alpha[:] = z
-            for i in range(k):                               # g = A α, summed in index order
-                g[i] = 0.0
-                for j in range(k): g[i] += A[i, j] * alpha[j]
-            lam = 0.0
-            for i in range(m): lam += g[F[i]]
-            lam /= m
-            j, best = -1, -1e-12 * (np.abs(g).max() + 1e-300)
-            for i in range(k):
-                if not free[i] and g[i] - lam < best: j, best = i, g[i] - lam
+            j = _bound_to_free(A, alpha, free, F, m, g)
             if j < 0: return
             free[j] = True
         else:                                                # step towards it until a weight hits 0
@@ -213,7 +228,7 @@ def _check_gram_range(Xs, w=None):
     if bad.size: raise ValueError(f"X row {bad[0]} lies so far outside the training range that MLC-WkNN's "
                                   "squared distances (eq. 10) overflow float64")
 
-# %% ../nbs/20_lazy.ipynb #0ef62d2e
+# %% ../nbs/20_lazy.ipynb #5ee409c8
 @numba.njit(**NJIT_PARALLEL)
 def _mlcw_driver(Xq, Xn, idx, is_nominal, nomf, missnom, w, mode, reg, alpha):
     "Parallel over queries: Gram matrix, conditioning and simplex QP, eqs. (9)–(10), into alpha[i]."
@@ -308,7 +323,67 @@ def _neighbour_count(est)->int:
                   f"n_neighbors={est.k} instead", FutureWarning, stacklevel=3)
     return est.k
 
-# %% ../nbs/20_lazy.ipynb #69690834
+# %% ../nbs/20_lazy.ipynb #6dcf7a5e
+def _check_neighbour_count(k:int, N:int, self_excluded:bool):
+    "ValueError unless `k` neighbours exist among `N` training rows (N − 1 when a row is not its own neighbour)."
+    top = N - 1 if self_excluded else N
+    if k > top:
+        why = " (a training instance is not its own neighbour when the statistics are learned)" if self_excluded else ""
+        raise ValueError(f"n_neighbors={k} exceeds the {top} training instances available as neighbours{why}")
+
+def _fitted_weights(feature_weights, D:int):
+    "The validated feature weights (None stays None: the unweighted kernels are faster)."
+    if feature_weights is None: return None
+    w = feature_weights_or_ones(feature_weights, D)
+    if not (w > 0).any(): raise ValueError("feature_weights are all zero: every distance would be 0")
+    return w
+
+# %% ../nbs/20_lazy.ipynb #a2650aa9
+def _lazy_fit(est, X, Y):
+    "`fit` of every lazy learner: validate X and Y, check `n_neighbors` and the weights, scale, then `est._learn()`."
+    est._validate_params()
+    Xv, info = as_features(X, est.nominal, accept_sparse=est._accept_sparse)
+    if Y is None and info['dataset'] is not None: Y = info['dataset'].Y
+    if Y is None: raise ValueError(f"{type(est).__name__} requires y to be passed, but the target y is None "
+                                   "(pass Y, or a MultiLabelDataset as X)")
+    Y = _as_labels(Y, Xv.shape[0])
+    est.n_neighbors_ = _neighbour_count(est)
+    est._check_k(Xv.shape[0])
+    est.feature_weights_ = est._check_weights(Xv.shape[1])
+    est.prep_, est.Y_ = prepare_data(Xv, info['nominal'], info['n_values']), Y
+    est.n_features_in_, est.n_outputs_ = Xv.shape[1], Y.shape[1]
+    est.classes_ = [np.arange(2) for _ in range(Y.shape[1])]   # KNeighborsClassifier's multi-label form
+    if 'frame_columns' in info: est.feature_names_in_ = info['frame_columns']
+    elif hasattr(est, 'feature_names_in_'): del est.feature_names_in_
+    est.label_names_ = info['label_names']
+    est._learn()
+    return est
+
+# %% ../nbs/20_lazy.ipynb #26691bba
+def _query_blocks(X, fn):
+    "`fn` of the query rows of X (a data set's X, dense or sparse): a sparse X in blocks of at most `QUERY_BYTES` densified."
+    if _is_dataset(X): X = X.X                     # a data set's X may be sparse
+    if sp.issparse(X):
+        X = sp.csr_matrix(X)
+        B = max(1, QUERY_BYTES // (8 * max(1, X.shape[1])))
+        if X.shape[0] > B: return np.concatenate([fn(X[i:i + B]) for i in range(0, X.shape[0], B)])
+    return fn(X)
+
+def _mulan_neighbours(est, Xs, whole:bool)->np.ndarray:
+    "Weka's lists of the scaled query rows Xs (None: each training row, itself left out): whole (-1 padded) or their first k."
+    idx = weka_neighbors(est.prep_, Xs, est.n_neighbors_, est.metric, est.feature_weights_, est.n_jobs)[0]
+    return idx if whole else idx[:, :est.n_neighbors_]
+
+def _lazy_neighbours(est, Xs, whole:bool=False)->np.ndarray:
+    "Neighbour indices of the scaled query rows Xs (None: each training row, itself left out), by `est.ties`."
+    if est.ties == 'mulan': return _mulan_neighbours(est, Xs, whole)
+    if Xs is not None:
+        return knn_query(est.prep_, Xs, est.n_neighbors_, est.metric, est.feature_weights_, n_jobs=est.n_jobs)[0][:, 0]
+    N = est.prep_.n_rows                           # knn_pools never returns a row as its own neighbour
+    return knn_pools(est.prep_, np.arange(N), np.ones(N, np.uint8), est.n_neighbors_, est.metric,
+                     est.feature_weights_, est.n_jobs)[0][:, 0]
+
+# %% ../nbs/20_lazy.ipynb #ee7986d9
 class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     "Validation, scaling and neighbour search shared by the lazy multi-label learners."
     _parameter_constraints = dict(LAZY_CONSTRAINTS)
@@ -318,122 +393,38 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, X, Y=None):
         "Validate and scale the training data, then learn the learner's statistics."
-        self._validate_params()
-        Xv, info = as_features(X, self.nominal, accept_sparse=self._accept_sparse)
-        if Y is None and info['dataset'] is not None: Y = info['dataset'].Y
-        if Y is None: raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None "
-                                       "(pass Y, or a MultiLabelDataset as X)")
-        Y = _as_labels(Y, Xv.shape[0])
-        self.n_neighbors_ = _neighbour_count(self)
-        self._check_k(Xv.shape[0])
-        self.feature_weights_ = self._check_weights(Xv.shape[1])
-        self.prep_, self.Y_ = prepare_data(Xv, info['nominal'], info['n_values']), Y
-        self.n_features_in_, self.n_outputs_ = Xv.shape[1], Y.shape[1]
-        self.classes_ = [np.arange(2) for _ in range(Y.shape[1])]   # KNeighborsClassifier's multi-label form
-        if 'frame_columns' in info: self.feature_names_in_ = info['frame_columns']
-        elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_
-        self.label_names_ = info['label_names']
-        self._learn()
-        return self
-
+        return _lazy_fit(self, X, Y)
     def predict(self, X)->np.ndarray:
         "Predicted label sets: a uint8 n×Q 0/1 matrix."
         return self._by_blocks(X, self._decide)
-
     def predict_proba(self, X)->np.ndarray:
         "Label scores (float64 n×Q): P(label present) per label (MLPClassifier's multi-label form); they also rank the labels."
         return self._by_blocks(X, self._score)
-
-    def _by_blocks(self, X, fn):
-        "`fn` of the scaled query rows, each row on its own: a sparse X is densified at most `QUERY_BYTES` at a time."
-        if _is_dataset(X): X = X.X                     # a data set's X may be sparse
-        if sp.issparse(X):
-            X = sp.csr_matrix(X)
-            B = max(1, QUERY_BYTES // (8 * max(1, X.shape[1])))
-            if X.shape[0] > B: return np.concatenate([fn(self._query(X[i:i + B])) for i in range(0, X.shape[0], B)])
-        return fn(self._query(X))
-
-    def _check_k(self, N:int):
-        top = N - 1 if self._self_excluded else N
-        if self.n_neighbors_ > top:
-            why = " (a training instance is not its own neighbour when the statistics are learned)" if self._self_excluded else ""
-            raise ValueError(f"n_neighbors={self.n_neighbors_} exceeds the {top} training instances available as neighbours{why}")
-
-    def _check_weights(self, D:int):
-        if self.feature_weights is None: return None          # the unweighted kernels are faster
-        w = feature_weights_or_ones(self.feature_weights, D)
-        if not (w > 0).any(): raise ValueError("feature_weights are all zero: every distance would be 0")
-        return w
-
+    def _by_blocks(self, X, fn): return _query_blocks(X, lambda Xb: fn(self._query(Xb)))
+    def _check_k(self, N:int): _check_neighbour_count(self.n_neighbors_, N, self._self_excluded)
+    def _check_weights(self, D:int): return _fitted_weights(self.feature_weights, D)
     def _query(self, X)->np.ndarray:
         check_is_fitted(self, 'prep_')
         return _scaled_query(self.prep_, _as_query(X, self.n_features_in_, getattr(self, 'feature_names_in_', None), type(self).__name__))
+    def _query_neighbors(self, Xs)->np.ndarray: return _lazy_neighbours(self, Xs, self._whole_lists)
+    def _mulan_lists(self, Xs)->np.ndarray: return _mulan_neighbours(self, Xs, self._whole_lists)
+    def _train_neighbors(self)->np.ndarray: return _lazy_neighbours(self, None, self._whole_lists)
+    def __sklearn_tags__(self): return _lazy_tags(super().__sklearn_tags__())
 
-    def _query_neighbors(self, Xs)->np.ndarray:
-        if self.ties == 'mulan': return self._mulan_lists(Xs)
-        return knn_query(self.prep_, Xs, self.n_neighbors_, self.metric, self.feature_weights_, n_jobs=self.n_jobs)[0][:, 0]
+# %% ../nbs/20_lazy.ipynb #47817f61
+def _lazy_tags(tags):
+    "scikit-learn tags of the lazy learners: multi-label, 0/1 labels, NaN and sparse X accepted."
+    tags.input_tags.allow_nan = tags.input_tags.sparse = True
+    tags.target_tags.required = tags.target_tags.multi_output = True
+    tags.classifier_tags.multi_label = True
+    tags.target_tags.single_output = False          # a 1-D y is one label: predictions stay n×1
+    tags.classifier_tags.multi_class = False        # labels are 0/1
+    return tags
 
-    def _mulan_lists(self, Xs)->np.ndarray:
-        "Weka's lists (Xs None: each training row, itself left out): whole (-1 padded) or their first k."
-        idx = weka_neighbors(self.prep_, Xs, self.n_neighbors_, self.metric, self.feature_weights_, self.n_jobs)[0]
-        return idx if self._whole_lists else idx[:, :self.n_neighbors_]
-
-    def _train_neighbors(self)->np.ndarray:
-        if self.ties == 'mulan': return self._mulan_lists(None)
-        N = self.prep_.n_rows                  # knn_pools never returns a row as its own neighbour
-        return knn_pools(self.prep_, np.arange(N), np.ones(N, np.uint8), self.n_neighbors_, self.metric,
-                         self.feature_weights_, self.n_jobs)[0][:, 0]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = tags.input_tags.sparse = True
-        tags.target_tags.required = tags.target_tags.multi_output = True
-        tags.classifier_tags.multi_label = True
-        tags.target_tags.single_output = False          # a 1-D y is one label: predictions stay n×1
-        tags.classifier_tags.multi_class = False        # labels are 0/1
-        return tags
-
-# %% ../nbs/20_lazy.ipynb #b5fe0a07
-class MLkNN(_LazyLearner):
-    """ML-kNN (Zhang & Zhou 2007): per-label MAP decision from the number of neighbours having the label.
-
-    Parameters
-    ----------
-    n_neighbors : int, default=10
-        Number of neighbours.
-    s : float, default=1
-        Smoothing of the prior and likelihood estimates (1 = Laplace), eqs. (1)–(2).
-    feature_weights : array-like (D,) or None, default=None
-        Non-negative weights inside the HEOM distance (the "-WF" variant of Reyes et al. 2013).
-    metric : {"heom", "manhattan"}, default="heom"
-        Distance that finds the neighbours (SPEC §0).
-    nominal : "auto", bool mask or index list, default="auto"
-        Nominal features (SPEC §0).
-    n_jobs : int or None
-        numba threads for the neighbour search.
-    k : int or None, default=None
-        Deprecated alias of `n_neighbors` (removed in the next release); when set it wins, with a FutureWarning.
-    ties : {"relieff", "mulan"}, default="relieff"
-        Neighbours tied at the k-th distance: "relieff" keeps the k found first by the scan rule (SPEC §0);
-        "mulan" uses the first k of Weka `LinearNNSearch`'s list, as Mulan (section *Mulan's conventions*).
-
-    Attributes
-    ----------
-    n_neighbors_ : int
-        The neighbour count used (`n_neighbors`, or the deprecated `k` when set); all four learners.
-    classes_ : list of Q ndarrays [0, 1]
-        scikit-learn's multi-label form (as `KNeighborsClassifier` on a 2-D y); all four learners.
-    prior_ : ndarray (Q,)
-        P(H_1^l), eq. (1).
-    cond_true_, cond_false_ : ndarray (Q, k+1)
-        P(E_j^l | H_1^l) and P(E_j^l | H_0^l), eq. (2), learned from leave-one-out neighbours.
-    """
-    _parameter_constraints = {**LAZY_CONSTRAINTS, 's': [Interval(Real, 0, None, closed='neither')]}
+# %% ../nbs/20_lazy.ipynb #e8e7abaa
+class _MLkNNRule(_LazyLearner):
+    "ML-kNN's tables, eqs. (1)–(2), from leave-one-out neighbours, and its MAP rule, eq. (3); `MLkNN` adds the parameters."
     _self_excluded = True
-
-    def __init__(self, n_neighbors=10, s=1.0, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None, ties='relieff'):
-        self.n_neighbors, self.s, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, s, feature_weights, metric, nominal, n_jobs
-        self.k, self.ties = k, ties                # k: deprecated alias of n_neighbors
 
     def _learn(self):
         C = label_counts(self.Y_, self._train_neighbors())
@@ -451,8 +442,66 @@ class MLkNN(_LazyLearner):
         p1, p0 = self._joint(Xs)
         return p1 / (p1 + p0)
 
-# %% ../nbs/20_lazy.ipynb #a41837cd
-class BRkNN(_LazyLearner):
+# %% ../nbs/20_lazy.ipynb #90fefa74
+class MLkNN(_MLkNNRule):
+    """ML-kNN (Zhang & Zhou 2007): per-label MAP decision from the number of neighbours having the label.
+
+    Parameters
+    ----------
+    n_neighbors : int, default=10
+        Number of neighbours.
+    s : float, default=1
+        Smoothing of the prior and likelihood estimates (1 = Laplace), eqs. (1)–(2).
+    feature_weights : array-like (D,) or None, default=None
+        Non-negative weights inside the HEOM distance (the "-WF" variant of Reyes et al. 2013).
+    metric : {"heom", "manhattan"}, default="heom"
+        Distance that finds the neighbours (Conventions §0).
+    nominal : "auto", bool mask or index list, default="auto"
+        Nominal features (Conventions §0).
+    n_jobs : int or None
+        numba threads for the neighbour search.
+    k : int or None, default=None
+        Deprecated alias of `n_neighbors` (removed in the next release); when set it wins, with a FutureWarning.
+    ties : {"relieff", "mulan"}, default="relieff"
+        Neighbours tied at the k-th distance: "relieff" keeps the k found first by the scan rule (Conventions §0);
+        "mulan" uses the first k of Weka `LinearNNSearch`'s list, as Mulan (section *Mulan's conventions*).
+
+    Attributes
+    ----------
+    n_neighbors_ : int
+        The neighbour count used (`n_neighbors`, or the deprecated `k` when set); all four learners.
+    classes_ : list of Q ndarrays [0, 1]
+        scikit-learn's multi-label form (as `KNeighborsClassifier` on a 2-D y); all four learners.
+    prior_ : ndarray (Q,)
+        P(H_1^l), eq. (1).
+    cond_true_, cond_false_ : ndarray (Q, k+1)
+        P(E_j^l | H_1^l) and P(E_j^l | H_0^l), eq. (2), learned from leave-one-out neighbours.
+    """
+    _parameter_constraints = {**LAZY_CONSTRAINTS, 's': [Interval(Real, 0, None, closed='neither')]}
+
+    def __init__(self, n_neighbors=10, s=1.0, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None, ties='relieff'):
+        self.n_neighbors, self.s, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, s, feature_weights, metric, nominal, n_jobs
+        self.k, self.ties = k, ties                # k: deprecated alias of n_neighbors
+
+# %% ../nbs/20_lazy.ipynb #0b9db3d3
+class _BRkNNRule(_LazyLearner):
+    "BRkNN's decision and neighbour shares, eqs. (4)–(5), or Mulan's (ties='mulan'); `BRkNN` adds the parameters."
+    _whole_lists = True
+
+    def _learn(self): self.java_random_ = JavaRandom(1) if self.ties == 'mulan' else None
+
+    def _decide(self, Xs):
+        idx = self._query_neighbors(Xs)
+        if self.ties != 'mulan': return brknn_decide(label_counts(self.Y_, idx), self.n_neighbors_, self.variant)
+        return mulan_brknn_decide(*mulan_brknn_scores(self.Y_, idx), self.variant, self.java_random_)
+
+    def _score(self, Xs):
+        idx = self._query_neighbors(Xs)
+        if self.ties == 'mulan': return mulan_brknn_scores(self.Y_, idx)[0]
+        return label_counts(self.Y_, idx) / self.n_neighbors_
+
+# %% ../nbs/20_lazy.ipynb #265989e8
+class BRkNN(_BRkNNRule):
     """BRkNN-a / BRkNN-b (Spyromitros et al. 2008): binary relevance k-NN in one neighbour search.
 
     Parameters
@@ -475,26 +524,32 @@ class BRkNN(_LazyLearner):
         state carries across rows and calls, as in Mulan (refit to start again).
     """
     _parameter_constraints = {**LAZY_CONSTRAINTS, 'variant': [StrOptions({'a', 'b'})]}
-    _whole_lists = True
 
     def __init__(self, n_neighbors=10, variant='a', feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None, ties='relieff'):
         self.n_neighbors, self.variant, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, variant, feature_weights, metric, nominal, n_jobs
         self.k, self.ties = k, ties                # k: deprecated alias of n_neighbors
 
-    def _learn(self): self.java_random_ = JavaRandom(1) if self.ties == 'mulan' else None
+# %% ../nbs/20_lazy.ipynb #92c43337
+class _DMLkNNRule(_LazyLearner):
+    "DML-kNN's pattern counts from leave-one-out neighbours and its MAP rule, eqs. (6)–(8); `DMLkNN` adds the parameters."
+    _self_excluded = True
 
-    def _decide(self, Xs):
-        idx = self._query_neighbors(Xs)
-        if self.ties != 'mulan': return brknn_decide(label_counts(self.Y_, idx), self.n_neighbors_, self.variant)
-        return mulan_brknn_decide(*mulan_brknn_scores(self.Y_, idx), self.variant, self.java_random_)
+    def _learn(self):
+        N = self.Y_.shape[0]
+        self.prior_ = (self.s + self.Y_.sum(0)) / (self.s * 2 + N)
+        self.patterns_, self.pattern_size_, self.pattern_pos_ = count_patterns(label_counts(self.Y_, self._train_neighbors()), self.Y_)
 
-    def _score(self, Xs):
-        idx = self._query_neighbors(Xs)
-        if self.ties == 'mulan': return mulan_brknn_scores(self.Y_, idx)[0]
-        return label_counts(self.Y_, idx) / self.n_neighbors_
+    def _joint(self, Xs):
+        N, Q = self.Y_.shape
+        V, NV = dml_match_counts(label_counts(self.Y_, self._query_neighbors(Xs)), self.patterns_,
+                                 self.pattern_size_, self.pattern_pos_, self.delta)
+        n1, s = self.Y_.sum(0), self.s
+        return self.prior_ * (s + V) / (s * Q + n1), (1 - self.prior_) * (s + NV) / (s * Q + N - n1)
 
-# %% ../nbs/20_lazy.ipynb #03cb078f
-class DMLkNN(_LazyLearner):
+    _decide, _score = _MLkNNRule._decide, _MLkNNRule._score
+
+# %% ../nbs/20_lazy.ipynb #5cc332ec
+class DMLkNN(_DMLkNNRule):
     """DML-kNN (Younes et al. 2008): ML-kNN's MAP rule conditioned on the whole counting vector.
 
     Parameters
@@ -519,28 +574,30 @@ class DMLkNN(_LazyLearner):
     """
     _parameter_constraints = {**LAZY_CONSTRAINTS, 's': [Interval(Real, 0, None, closed='neither')],
                               'delta': [Interval(Integral, 0, None, closed='left')]}
-    _self_excluded = True
 
     def __init__(self, n_neighbors=10, s=1.0, delta=6, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None, ties='relieff'):
         self.n_neighbors, self.s, self.delta, self.feature_weights = n_neighbors, s, delta, feature_weights
         self.metric, self.nominal, self.n_jobs, self.k, self.ties = metric, nominal, n_jobs, k, ties
 
-    def _learn(self):
-        N = self.Y_.shape[0]
-        self.prior_ = (self.s + self.Y_.sum(0)) / (self.s * 2 + N)
-        self.patterns_, self.pattern_size_, self.pattern_pos_ = count_patterns(label_counts(self.Y_, self._train_neighbors()), self.Y_)
+# %% ../nbs/20_lazy.ipynb #b5cb0cb2
+class _MLCWkNNRule(_LazyLearner):
+    "MLC-WkNN's scores, the neighbours' labels weighted by the convex weights α of eq. (9); `MLCWkNN` adds the parameters."
+    def _learn(self): pass
 
-    def _joint(self, Xs):
-        N, Q = self.Y_.shape
-        V, NV = dml_match_counts(label_counts(self.Y_, self._query_neighbors(Xs)), self.patterns_,
-                                 self.pattern_size_, self.pattern_pos_, self.delta)
-        n1, s = self.Y_.sum(0), self.s
-        return self.prior_ * (s + V) / (s * Q + n1), (1 - self.prior_) * (s + NV) / (s * Q + N - n1)
+    def _alpha(self, Xs):
+        idx = self._query_neighbors(Xs)
+        return idx, mlcw_weights(self.prep_, Xs, idx, self.feature_weights_, self.reg, self.n_jobs)
 
-    _decide, _score = MLkNN._decide, MLkNN._score
+    def _score(self, Xs):
+        idx, alpha = self._alpha(Xs)
+        p = np.zeros((len(idx), self.Y_.shape[1]))
+        for r in range(idx.shape[1]): p += alpha[:, r, None] * self.Y_[idx[:, r]]
+        return p
 
-# %% ../nbs/20_lazy.ipynb #5ee409c8
-class MLCWkNN(_LazyLearner):
+    def _decide(self, Xs): return (self._score(Xs) >= 0.5 - 1e-9).astype(np.uint8)
+
+# %% ../nbs/20_lazy.ipynb #9a88583f
+class MLCWkNN(_MLCWkNNRule):
     """MLC-WkNN (Xu 2011): label posteriors as convex least-squares reconstruction weights of the neighbours.
 
     Parameters
@@ -558,23 +615,9 @@ class MLCWkNN(_LazyLearner):
         self.n_neighbors, self.reg, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, reg, feature_weights, metric, nominal, n_jobs
         self.k, self.ties = k, ties                # k: deprecated alias of n_neighbors
 
-    def _learn(self): pass
-
-    def _alpha(self, Xs):
-        idx = self._query_neighbors(Xs)
-        return idx, mlcw_weights(self.prep_, Xs, idx, self.feature_weights_, self.reg, self.n_jobs)
-
     def reconstruction_weights(self, X):
         "Neighbour indices and their weights α (n×k each), eq. (9)."
         return self._alpha(self._query(X))
-
-    def _score(self, Xs):
-        idx, alpha = self._alpha(Xs)
-        p = np.zeros((len(idx), self.Y_.shape[1]))
-        for r in range(idx.shape[1]): p += alpha[:, r, None] * self.Y_[idx[:, r]]
-        return p
-
-    def _decide(self, Xs): return (self._score(Xs) >= 0.5 - 1e-9).astype(np.uint8)
 
 # %% ../nbs/20_lazy.ipynb #7f7750ab
 from .config import NJIT_STRICT
