@@ -60,14 +60,14 @@ def _naive_hmc_relieff(X, Y, hierarchy:Hierarchy, nominal, n_values=None, w0=0.7
     for i, r in enumerate(samples):
         for j in range(count[i, 0]):
             n, d_ij = idx[i, 0, j], 1.0 / count[i, 0]
-            dC = hmc_distance(Y[r], Y[n], w)                                     # line 6
+            dC = hmc_distance(Y[r], Y[n], w)                                     # step 6
             NdC += dC * d_ij
             for f in range(D):
                 dA = naive_diff(f, prep.Xn[r, f], prep.Xn[n, f], prep.is_nominal, prep.missing_nominal)
-                NdA[f] += dA * d_ij                                              # line 8
-                NdCdA[f] += dC * dA * d_ij                                       # line 9
+                NdA[f] += dA * d_ij                                              # step 8
+                NdCdA[f] += dC * dA * d_ij                                       # step 9
     m = len(samples)
-    return NdCdA / NdC - (NdA - NdCdA) / (m - NdC)                               # line 14
+    return NdCdA / NdC - (NdA - NdCdA) / (m - NdC)                               # step 14
 
 # %% ../nbs/13_hmc.ipynb #948e4aa7
 @numba.njit(**NJIT)
