@@ -6,7 +6,8 @@ Docs: https://relieffml.github.io/relieffml/sparse.html.md"""
 
 # %% auto #0
 __all__ = ['prepare_sparse', 'prepare_input', 'densify', 'sparse_row', 'sparse_exact', 'sparse_support', 'sparse_exact_support',
-           'sparse_tile', 'zero_diffs', 'zero_diffs_row', 'sparse_add_diffs', 'sparse_diff_terms']
+           'sparse_tile', 'zero_diffs', 'zero_diffs_row', 'sparse_add_diffs', 'sparse_diff_terms', 'posting_spec',
+           'posting_tile']
 
 # %% ../nbs/01b_sparse.ipynb #c59aa91e
 import numpy as np
@@ -123,8 +124,8 @@ def sparse_support(xs, spec, out):
     return n
 
 @numba.njit(**NJIT_STRICT)
-def sparse_exact_support(xs, sup, n, spec, j):
-    "`sparse_exact(xs, spec, j)` given the support `sup[:n]` of `xs`: a merge with nz(j), bit for bit the same sum."
+def _merge_sum(xs, sup, n, spec, j):
+    "The sum of `sparse_exact_support` before HEOM's root."
     s, (u, b) = 0.0, _span(spec, j)
     r, D = 0, xs.shape[0]
     while r < n or u < b:
@@ -136,6 +137,12 @@ def sparse_exact_support(xs, sup, n, spec, j):
         else:
             f, v = fs, spec.zero[fs]; r += 1
         s = _add_term(s, f, xs[f], v, spec)
+    return s
+
+@numba.njit(**NJIT_STRICT)
+def sparse_exact_support(xs, sup, n, spec, j):
+    "`sparse_exact(xs, spec, j)` given the support `sup[:n]` of `xs`: a merge with nz(j), bit for bit the same sum."
+    s = _merge_sum(xs, sup, n, spec, j)
     return np.sqrt(s) if spec.pw == 2 else s
 
 # %% ../nbs/01b_sparse.ipynb #0070c5d0
@@ -234,3 +241,64 @@ def sparse_diff_terms(xs, spec, j, out, baseline=False):
         z = spec.zero[f]
         out[u - a] = _dterm(f, xs[f], z, spec) if baseline else _corr_term(f, xs[f], spec.data[u], z, spec)
     return a, b
+
+# %% ../nbs/01b_sparse.ipynb #b2453a69
+@numba.njit(**NJIT)
+def _row_bases(spec, N, out):
+    "out[j] = B_j = Σ_{f ∈ nz(j)} T_f(z_f, x_jf): row j's distance sum to ζ (only its stored features differ from z)."
+    for j in range(N):
+        s = 0.0
+        for u in range(spec.indptr[j], spec.indptr[j + 1]):
+            f = spec.indices[u]
+            s += _term(f, spec.zero[f], spec.data[u], spec)
+        out[j] = s
+
+def posting_spec(spec):
+    "`spec` with the posting lists of its CSR rows (their CSC, rows ascending) and each row's B_j: `posting_tile`'s input."
+    if spec.indptr.shape[0] == 0 or spec.rows.shape[0] > 0: raise ValueError("posting lists need CSR rows without a row map")
+    N, D = spec.indptr.shape[0] - 1, spec.Xn.shape[1]
+    csc = sp.csr_matrix((spec.data, spec.indices, spec.indptr), shape=(N, D)).tocsc()
+    csc.sort_indices()
+    rbase = np.empty(N)
+    _row_bases(spec, N, rbase)
+    return spec._replace(cptr=csc.indptr.astype(np.int64), crow=csc.indices.astype(np.int64),
+                         cval=np.ascontiguousarray(csc.data, np.float64), rbase=rbase)
+
+# %% ../nbs/01b_sparse.ipynb #f78ac87e
+@numba.njit(**NJIT)
+def _tile_support(xs, s, spec, out):
+    "`sparse_support` of `xs`, from row s's own entries when it is stored row `s` ≥ 0 (O(nz) instead of O(D))."
+    if s < 0: return sparse_support(xs, spec, out)
+    n = 0
+    for u in range(spec.indptr[s], spec.indptr[s + 1]):
+        f = spec.indices[u]
+        out[n] = f
+        n += not (xs[f] == spec.zero[f])
+    return n
+
+@numba.njit(**NJIT)
+def posting_tile(Xs, S, spec, out, check):
+    """out[t, j] as `sparse_tile` computes it (rows `S`, −1: a query), by eq. (3): the corrections accumulated
+    over the postings of each sample's support, then B_t + B_j − C_tj. `check`: sums are not exact, and a
+    distance whose rounding bound exceeds a quarter of the near-tie bound is summed strictly."""
+    N, D = out.shape[1], Xs.shape[1]
+    sup = np.empty(D, np.int64)
+    for t in range(TILE):
+        row, xs = out[t], Xs[t]
+        n = _tile_support(xs, S[t], spec, sup)
+        row[:] = 0.0
+        bt = 0.0
+        for r in range(n):                                  # the posting walk
+            f = sup[r]
+            x, z = xs[f], spec.zero[f]
+            zt = _term(f, x, z, spec); bt += zt
+            for u in range(spec.cptr[f], spec.cptr[f + 1]):
+                v = spec.cval[u]
+                row[spec.crow[u]] += (zt + _term(f, z, v, spec)) - _term(f, x, v, spec)
+        for j in range(N):                                  # the O(N) pass
+            rb = spec.rbase[j]
+            d = max((bt + rb) - row[j], 0.0)
+            row[j] = d
+            if check:
+                e = (n + (spec.indptr[j + 1] - spec.indptr[j]) + 3) * (2.0 * (bt + rb) + d)
+                if e > 4.0 * D * ((1.0 + d) if spec.pw == 1 else (d + np.sqrt(d))): row[j] = _merge_sum(xs, sup, n, spec, j)
