@@ -8,10 +8,10 @@ Docs: https://relieffml.github.io/relieffml/neighbors.html.md"""
 __all__ = ['SMALL_POOL', 'POSTING_DENSITY', 'naive_weka_sort', 'naive_knn_pools', 'exact_distance', 'exact_row_dist', 'root_rows',
            'first_worst', 'weka_sort_index', 'Workspace', 'PoolSpec', 'knn_workspace', 'tile_pool', 'scan_entrants',
            'has_numeric', 'near_tie_tol', 'pool_members', 'pool_spec', 'spec_shape', 'load_row', 'load_tile',
-           'knn_tile', 'apply_rule', 'register_rule', 'tile_done', 'block_driver', 'search_spec', 'run_blocks',
-           'StoreNeighbors', 'push', 'push_rows', 'push_pool', 'mark_pool', 'same_rows', 'same_set', 'add_row_diffs',
-           'direct_row', 'push_pools', 'flush', 'list_driver', 'run_lists', 'run_search', 'run_given', 'prepare_data',
-           'knn_pools', 'knn_query', 'neighbors_all', 'mutual_mask']
+           'knn_tile', 'apply_rule', 'register_rule', 'tile_done', 'block_driver', 'posting_share', 'search_spec',
+           'run_blocks', 'StoreNeighbors', 'push', 'push_rows', 'push_pool', 'mark_pool', 'same_rows', 'same_set',
+           'add_row_diffs', 'direct_row', 'push_pools', 'flush', 'list_driver', 'run_lists', 'run_search', 'run_given',
+           'prepare_data', 'knn_pools', 'knn_query', 'neighbors_all', 'mutual_mask']
 
 # %% ../nbs/02_neighbors.ipynb #feb21188
 import numpy as np
@@ -679,13 +679,18 @@ def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi):
             for u in range(nt): apply_rule(rule, b, i0 + u, ws, u, spec)
             tile_done(ws)
 
-POSTING_DENSITY = 0.25   # sparse rows at most this dense are searched by posting lists (chapter 01b)
+POSTING_DENSITY = 0.3   # the crossover of chapter 01b: posting lists while a walk costs at most this share of a merge
+
+def posting_share(spec:DistanceSpec)->float:
+    "A sample's posting walk over the row merge, in steps, averaged over the rows: Σ_f n_f² / (N · nnz) (the density, for columns alike)."
+    N, nnz = spec.indptr.shape[0] - 1, spec.indices.shape[0]
+    n_f = np.bincount(spec.indices, minlength=spec.Xn.shape[1]).astype(np.float64)
+    return float(n_f @ n_f) / max(1.0, float(N) * nnz)
 
 def search_spec(spec:DistanceSpec)->DistanceSpec:
-    "`spec` with posting lists (`posting_spec`) when its rows are CSR, not mapped, and at most `POSTING_DENSITY` dense."
+    "`spec` with posting lists (`posting_spec`) when its rows are CSR, not mapped, and `posting_share` ≤ `POSTING_DENSITY`."
     if spec.indptr.shape[0] == 0 or spec.rows.shape[0] > 0 or spec.cptr.shape[0] > 0: return spec
-    N, D = spec.indptr.shape[0] - 1, spec.Xn.shape[1]
-    return posting_spec(spec) if spec.indices.shape[0] <= POSTING_DENSITY * N * D else spec
+    return posting_spec(spec) if posting_share(spec) <= POSTING_DENSITY else spec
 
 def run_blocks(samples, spec:DistanceSpec, pools:PoolSpec, rule, n_jobs=None, Xq=None):
     "`block_driver` over all blocks of `samples` with `n_jobs` threads; in parts of whole blocks while progress is reported."

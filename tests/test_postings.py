@@ -102,7 +102,7 @@ def test_pooled_search_and_queries_equal_the_dense_ones(kind, metric, monkeypatc
 
 def test_search_spec_chooses_by_density(monkeypatch):
     "Posting lists up to POSTING_DENSITY, the row merge above it; dense specs and row maps are left alone."
-    X = np.eye(8)                                                      # 12.5 % non-zero
+    X = np.eye(8)                                                      # 12.5 % non-zero, posting_share 1/8
     p = prepare_sparse(sp.csr_matrix(X), np.zeros(8, bool))
     monkeypatch.setattr(nb, "POSTING_DENSITY", 0.2)
     assert nb.search_spec(distance_spec(p)).cptr.shape == (9,)
