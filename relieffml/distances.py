@@ -242,7 +242,7 @@ def heom(prep:Prepared, a:int, b:int, w=None)->float:
                  prep.missing_nominal, feature_weights_or_ones(w, D), 2, distance_mode(prep, 2, w is not None))
     return float(np.sqrt(s))
 
-# %% ../nbs/01_distances.ipynb #8c839cf1
+# %% ../nbs/01_distances.ipynb #ea7e4181
 _NONE_I, _NONE_F = np.zeros(0, np.int64), np.zeros(0)
 
 class DistanceSpec(NamedTuple):
@@ -261,10 +261,6 @@ class DistanceSpec(NamedTuple):
     data: np.ndarray
     zero: np.ndarray        # sparse X: D scaled value of an implicit entry
     ints: bool              # fast sums are exact: numeric values all 0 or 1, unit weights, no missing value
-    cptr: np.ndarray = _NONE_I   # sparse X searched by posting lists (chapter 01b): the CSC of the scaled rows,
-    crow: np.ndarray = _NONE_I   # column f's rows crow[cptr[f]:cptr[f+1]] (ascending), values cval; length 0: no postings
-    cval: np.ndarray = _NONE_F
-    rbase: np.ndarray = _NONE_F  # N: each row's distance sum to the all-implicit row ζ
 
 def distance_spec(prep:Prepared, metric:str='manhattan', weights=None, has_missing=None, rows=None)->DistanceSpec:
     "The `DistanceSpec` of prepared data for `metric`, optional feature `weights` and an optional row map `rows`."

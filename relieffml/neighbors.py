@@ -8,7 +8,7 @@ Docs: https://relieffml.github.io/relieffml/neighbors.html.md"""
 __all__ = ['SMALL_POOL', 'POSTING_DENSITY', 'naive_weka_sort', 'naive_knn_pools', 'exact_distance', 'exact_row_dist', 'root_rows',
            'first_worst', 'weka_sort_index', 'Workspace', 'PoolSpec', 'knn_workspace', 'tile_pool', 'scan_entrants',
            'has_numeric', 'near_tie_tol', 'pool_members', 'pool_spec', 'spec_shape', 'load_row', 'load_tile',
-           'knn_tile', 'apply_rule', 'register_rule', 'tile_done', 'block_driver', 'posting_share', 'search_spec',
+           'knn_tile', 'apply_rule', 'register_rule', 'tile_done', 'block_driver', 'posting_share', 'search_postings',
            'run_blocks', 'StoreNeighbors', 'push', 'push_rows', 'push_pool', 'mark_pool', 'same_rows', 'same_set',
            'add_row_diffs', 'direct_row', 'push_pools', 'flush', 'list_driver', 'run_lists', 'run_search', 'run_given',
            'prepare_data', 'knn_pools', 'knn_query', 'neighbors_all', 'mutual_mask']
@@ -21,7 +21,7 @@ from numba.core import types
 from numba.extending import overload
 from .config import NJIT, NJIT_PARALLEL, NJIT_STRICT, CHUNK, n_blocks, numba_threads, driver_parts
 from .distances import Prepared, DistanceSpec, distance_spec, strict_sum, naive_distance, distance_tile, TILE, row_at, add_diffs, prepare, binary_rows
-from .sparse import posting_spec, posting_tile, sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input, sparse_diff_terms
+from .sparse import Postings, NO_POSTINGS, posting_lists, posting_tile, sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input, sparse_diff_terms
 
 # %% ../nbs/02_neighbors.ipynb #28763354
 def naive_weka_sort(a):
@@ -629,11 +629,11 @@ def load_tile(samples, i0, hi, Xq, ws, spec):
     return T
 
 @numba.njit(**NJIT)
-def knn_tile(ws, spec, pools):
+def knn_tile(ws, spec, pools, post):
     "Each pool's k nearest of every row of the tile `ws.Xs` among the rows of the spec, into `ws.idx`, `ws.dist`, `ws.cnt`."
     tol = -1.0 if spec.ints else near_tie_tol(spec.is_nominal, spec.mode)
     if spec.indptr.shape[0] > 0 and not spec.ints: tol = 4e-15 * spec.is_nominal.shape[0]   # sparse sums are never strict
-    if spec.cptr.shape[0] > 0: posting_tile(ws.Xs, ws.S, spec, ws.drow, tol >= 0)
+    if post.cptr.shape[0] > 0: posting_tile(ws.Xs, ws.S, spec, post, ws.drow, tol >= 0)
     elif spec.indptr.shape[0] > 0: sparse_tile(ws.Xs, spec, ws.drow)
     else: distance_tile(ws.Xs, spec, ws.drow)
     if spec.pw == 2: root_rows(ws.drow)
@@ -665,7 +665,7 @@ def tile_done(ws):
     ws.nt[0] = 0
 
 @numba.njit(**NJIT_PARALLEL)
-def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi):
+def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi, post):
     "Blocks `b_lo:b_hi` of CHUNK samples in parallel: per tile, distance rows and every pool's neighbours, then `rule`'s update per sample."
     m, P = samples.shape[0], pools.pptr.shape[0] - 1
     N, D = spec_shape(spec)
@@ -674,7 +674,7 @@ def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi):
         hi = min(m, (b + 1) * CHUNK)
         for i0 in range(b * CHUNK, hi, TILE):
             nt = load_tile(samples, i0, hi, Xq, ws, spec)
-            knn_tile(ws, spec, pools)
+            knn_tile(ws, spec, pools, post)
             ws.nt[0] = nt
             for u in range(nt): apply_rule(rule, b, i0 + u, ws, u, spec)
             tile_done(ws)
@@ -687,19 +687,19 @@ def posting_share(spec:DistanceSpec)->float:
     n_f = np.bincount(spec.indices, minlength=spec.Xn.shape[1]).astype(np.float64)
     return float(n_f @ n_f) / max(1.0, float(N) * nnz)
 
-def search_spec(spec:DistanceSpec)->DistanceSpec:
-    "`spec` with posting lists (`posting_spec`) when its rows are CSR, not mapped, and `posting_share` ≤ `POSTING_DENSITY`."
-    if spec.indptr.shape[0] == 0 or spec.rows.shape[0] > 0 or spec.cptr.shape[0] > 0: return spec
-    return posting_spec(spec) if posting_share(spec) <= POSTING_DENSITY else spec
+def search_postings(spec:DistanceSpec)->Postings:
+    "The posting lists of `spec`'s rows (`posting_lists`) when they are CSR, not mapped, and `posting_share` ≤ `POSTING_DENSITY`; else none."
+    if spec.indptr.shape[0] == 0 or spec.rows.shape[0] > 0: return NO_POSTINGS
+    return posting_lists(spec) if posting_share(spec) <= POSTING_DENSITY else NO_POSTINGS
 
 def run_blocks(samples, spec:DistanceSpec, pools:PoolSpec, rule, n_jobs=None, Xq=None):
     "`block_driver` over all blocks of `samples` with `n_jobs` threads; in parts of whole blocks while progress is reported."
     samples = np.ascontiguousarray(samples, np.int64)
-    spec = search_spec(spec)
+    post = search_postings(spec)
     Xq = spec.Xn[:1] if Xq is None else np.ascontiguousarray(Xq, np.float64)
     with numba_threads(n_jobs):
         for lo, hi in driver_parts(n_blocks(len(samples))):   # the same sums as one call
-            block_driver(samples, Xq, spec, pools, rule, lo, hi)
+            block_driver(samples, Xq, spec, pools, rule, lo, hi, post)
 
 # %% ../nbs/02_neighbors.ipynb #afe41e84
 class StoreNeighbors(NamedTuple):

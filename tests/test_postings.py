@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings, strategies as st
 import relieffml.neighbors as nb
 from relieffml.distances import prepare, distance_spec, strict_sum, TILE
-from relieffml.sparse import prepare_sparse, densify, sparse_tile, posting_spec, posting_tile
+from relieffml.sparse import prepare_sparse, densify, sparse_tile, posting_lists, posting_tile
 from test_sparse import sparse_problems, to_csr, _ranker_problem, _rankers, _no_densifying
 
 
@@ -31,10 +31,10 @@ def test_posting_tile_equals_the_row_merge(problem, metric, weighted, query):
     p = prepare_sparse(to_csr(X, explicit), nominal)
     w = np.linspace(0.5, 2, X.shape[1]) if weighted else None
     s = distance_spec(p, metric, w)
-    ps, dn = posting_spec(s), densify(p)
+    ps, dn = posting_lists(s), densify(p)
     for rows in _tiles(X.shape[0]):
         got, want = np.empty((TILE, X.shape[0])), np.empty((TILE, X.shape[0]))
-        posting_tile(dn[rows], np.full(TILE, -1) if query else rows, ps, got, not s.ints)
+        posting_tile(dn[rows], np.full(TILE, -1) if query else rows, s, ps, got, not s.ints)
         sparse_tile(dn[rows], s, want)
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
 
@@ -46,7 +46,7 @@ def test_binary_distances_are_exact_integers():
     s = distance_spec(prepare_sparse(sp.csr_matrix(X), np.zeros(50, bool)))
     assert s.ints
     got = np.empty((TILE, 30))
-    posting_tile(X[:TILE], np.arange(TILE), posting_spec(s), got, False)
+    posting_tile(X[:TILE], np.arange(TILE), s, posting_lists(s), got, False)
     want = np.abs(X[:TILE, None, :] - X[None, :, :]).sum(-1)          # independent: |A Δ B| by brute force
     assert np.array_equal(got, want)
 
@@ -59,10 +59,10 @@ def test_cancellation_is_caught_by_the_rounding_guard(metric):
     X = rng.random((24, D)) * (rng.random((24, D)) < 0.9); X[1::2] = X[::2] * (1 + 1e-9 * rng.random((12, D)))
     X[2] = X[0]                                                        # an exact duplicate
     p = prepare_sparse(sp.csr_matrix(X), np.zeros(D, bool))
-    s = distance_spec(p, metric); ps, dn = posting_spec(s), densify(p)
+    s = distance_spec(p, metric); ps, dn = posting_lists(s), densify(p)
     tol = 4e-15 * D
     for rows in _tiles(24):
-        got = np.empty((TILE, 24)); posting_tile(dn[rows], rows, ps, got, True)
+        got = np.empty((TILE, 24)); posting_tile(dn[rows], rows, s, ps, got, True)
         ex = np.array([[strict_sum(dn[r], dn[j], s.is_nominal, s.missnom, s.w, s.pw) for j in range(24)] for r in rows])
         if s.pw == 2: got, ex = np.sqrt(got), np.sqrt(ex)
         assert (np.abs(got - ex) <= tol * (1 + ex) / 4).all()
@@ -100,18 +100,18 @@ def test_pooled_search_and_queries_equal_the_dense_ones(kind, metric, monkeypatc
         for a, b in zip(got["dense"], got[path]): assert np.array_equal(a, b), path
 
 
-def test_search_spec_chooses_by_density(monkeypatch):
+def test_search_postings_chooses_by_density(monkeypatch):
     "Posting lists up to POSTING_DENSITY, the row merge above it; dense specs and row maps are left alone."
     X = np.eye(8)                                                      # 12.5 % non-zero, posting_share 1/8
     p = prepare_sparse(sp.csr_matrix(X), np.zeros(8, bool))
     monkeypatch.setattr(nb, "POSTING_DENSITY", 0.2)
-    assert nb.search_spec(distance_spec(p)).cptr.shape == (9,)
+    assert nb.search_postings(distance_spec(p)).cptr.shape == (9,)
     monkeypatch.setattr(nb, "POSTING_DENSITY", 0.1)
-    assert nb.search_spec(distance_spec(p)).cptr.shape == (0,)
+    assert nb.search_postings(distance_spec(p)).cptr.shape == (0,)
     monkeypatch.setattr(nb, "POSTING_DENSITY", 1.0)
-    assert nb.search_spec(distance_spec(p, rows=[1, 2])).cptr.shape == (0,)
-    assert nb.search_spec(distance_spec(prepare(X, np.zeros(8, bool)))).cptr.shape == (0,)
-    with pytest.raises(ValueError, match="row map"): posting_spec(distance_spec(p, rows=[1, 2]))
+    assert nb.search_postings(distance_spec(p, rows=[1, 2])).cptr.shape == (0,)
+    assert nb.search_postings(distance_spec(prepare(X, np.zeros(8, bool)))).cptr.shape == (0,)
+    with pytest.raises(ValueError, match="row map"): posting_lists(distance_spec(p, rows=[1, 2]))
 
 
 # ------------------------------------------------------------------ estimators
