@@ -1,6 +1,7 @@
 """How the cost grows with N, D, the number of labels Q and density — run by hand, not part of CI:
 
     python tests/benchmarks/bench_scale.py [--text] [--large [--large-dense]] [--memory] [--repeat R]
+                                           [--base DIR] [--only-sparse]
 
 Every fit samples every instance, k = 10, 2 threads, compile time excluded (each ranker is fitted on a
 slice first), is the best of R runs (`--repeat`, default 3; the text set too, as single runs of it varied by
@@ -12,10 +13,18 @@ same rows) measured in the same run:
   binary, 3.7 % non-zero, 159 labels, 2.4 per instance), dense and as scipy.sparse CSR;
 * `--large`: 20000 × 5000, 1 % non-zero, 400 labels, CSR fits against the dense floor measured on 2000 query
   rows and scaled by N/2000 (the full floor pass alone takes about 8 minutes); `--large-dense` adds the dense fits;
-* `--memory`: peak resident memory each fit adds, over the size of dense X, in a fresh process.
+* `--memory`: peak resident memory each fit adds, over the size of dense X, in a fresh process; for CSR
+  also over the CSR's own bytes (`mem/CSR`) and over the issue-31 budget 3 × CSR bytes + N·k·16 (`mem/budget`);
+* `--base DIR`: a checkout of another version of relieffml (e.g. `git worktree add ../base 46e4bb8`): its
+  CSR fits and this checkout's, each in fresh processes taking turns (`--repeat` rounds), best of the rounds,
+  both as ratios to the one floor (`base csr/floor`, `csr/floor`). ML-kNN's fit + predict (5000 training
+  rows, the rest queried) is timed dense and CSR the same way (`MLkNN csr/dense`). The machine is shared:
+  alternating the versions keeps a slow spell from favouring one of them.
 
 Targets (issue 15): on the text statistics ReliefF-ML, MLRF, RF-ML and RF-BR each <= 2x the dense floor,
-CSR <= 0.3x; at Q = 500, ReliefF-ML, MLRF and RF-BR each <= 2x RF-ML.
+CSR <= 0.3x; at Q = 500, ReliefF-ML, MLRF and RF-BR each <= 2x RF-ML. Issue 31 (posting lists): CSR RF-ML
+<= 0.03x, ReliefF-ML, MLRF, RF-BR <= 0.08x the floor; ML-kNN CSR fit + predict <= 0.1x dense; CSR peak
+memory <= 3 x CSR bytes + N·k·16.
 """
 import os, subprocess, sys, time
 import numpy as np
@@ -82,25 +91,85 @@ print(_status('VmHWM:') - base, X.nbytes)
 """
 
 
+def _env(root=None):
+    "The environment of a child process importing relieffml from `root` (None: this checkout)."
+    env = dict(os.environ)
+    if root: env['PYTHONPATH'] = os.path.abspath(root) + os.pathsep + env.get('PYTHONPATH', '')
+    return env
+
+
 def peak_ratio(gen, args, meth, csr):
-    "Peak resident memory a fit adds, over the size of dense X, in a fresh process (numba cache warm)."
+    "Peak resident memory a fit adds, and the size of dense X, in a fresh process (numba cache warm)."
     code = _CHILD.format(here=os.path.dirname(os.path.abspath(__file__)), gen=gen, args=args, meth=meth, csr=csr)
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout.split()
-    return int(out[-2]) / int(out[-1])
+    return int(out[-2]), int(out[-1])
 
 
-def run_set(label, gen, args, forms, repeat, memory, floor_rows=None):
+_TIMED = """
+import sys, time, numpy as np, scipy.sparse as sp
+sys.path.insert(0, {here!r})
+import numba; numba.set_num_threads({threads})
+import relieffml
+from bench_scale import {gen}, make
+X, Y = {gen}(*{args!r})
+Xf = sp.csr_matrix(X) if {csr!r} else X
+if {meth!r} == 'MLkNN':
+    from relieffml.lazy import MLkNN
+    run = lambda n: MLkNN(n_neighbors=10, n_jobs={threads}).fit(Xf[:n], Y[:n]).predict(Xf[n:n + max(1, n // 2)])
+    run(60); t = time.perf_counter(); run(5000)
+else:
+    make({meth!r}).fit(Xf[:60], Y[:60]); t = time.perf_counter(); make({meth!r}).fit(Xf, Y)
+print(time.perf_counter() - t, relieffml.__file__)
+"""
+
+
+def child_time(root, gen, args, meth, csr):
+    "One timed fit (compile excluded) in a fresh process importing relieffml from `root` (None: this checkout)."
+    code = _TIMED.format(here=os.path.dirname(os.path.abspath(__file__)), threads=THREADS, gen=gen, args=args, meth=meth, csr=csr)
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True, env=_env(root),
+                         cwd=root or None).stdout.split()      # the working directory comes first on sys.path
+    if root: assert out[-1].startswith(os.path.abspath(root)), out[-1]
+    return float(out[-2])
+
+
+def compare(row, base, gen, args, repeat, t_floor):
+    "Base and this checkout's CSR fits (and ML-kNN dense and CSR) in fresh processes, taking turns; best of `repeat` rounds."
+    jobs = [(meth, root, True) for meth in METHODS for root in ((base, None) if base else (None,))] + [('MLkNN', None, False), ('MLkNN', None, True)]
+    if base: jobs += [('MLkNN', base, True)]
+    best = {}
+    for _ in range(repeat):
+        for job in jobs:
+            best[job] = min(best.get(job, np.inf), child_time(job[1], gen, args, job[0], job[2]))
+    for meth in METHODS:
+        if base: row[f'{meth} base csr/floor'] = round(best[(meth, base, True)] / t_floor, 3)
+        row[f'{meth} csr/floor (fresh process)'] = round(best[(meth, None, True)] / t_floor, 3)
+    dense = best[('MLkNN', None, False)]
+    row['MLkNN dense s'] = round(dense, 2)
+    if base: row['MLkNN base csr/dense'] = round(best[('MLkNN', base, True)] / dense, 3)
+    row['MLkNN csr/dense'] = round(best[('MLkNN', None, True)] / dense, 3)
+
+
+def run_set(label, gen, args, forms, repeat, memory, floor_rows=None, base=None, in_process=True):
     X, Y = globals()[gen](*args)
     t_floor = dense_floor(X, repeat, floor_rows)
     row = dict(set=label, N=X.shape[0], D=X.shape[1], Q=Y.shape[1], nnz=f"{np.count_nonzero(X) / X.size:.1%}",
                floor_s=round(t_floor, 3))
+    S = sp.csr_matrix(X)
+    csr_bytes = S.data.nbytes + S.indices.nbytes + S.indptr.nbytes
     for form in forms:
-        Xf = sp.csr_matrix(X) if form == 'csr' else X
+        Xf = S if form == 'csr' else X
         for meth in METHODS:
-            make(meth).fit(Xf[:60], Y[:60])                                   # compile
-            t = best_time(lambda: make(meth).fit(Xf, Y), repeat)
-            row[f'{meth} {form}/floor'] = round(t / t_floor, 2)
-            if memory: row[f'{meth} {form} mem/X'] = round(peak_ratio(gen, args, meth, form == 'csr'), 2)
+            if in_process:
+                make(meth).fit(Xf[:60], Y[:60])                               # compile
+                t = best_time(lambda: make(meth).fit(Xf, Y), repeat)
+                row[f'{meth} {form}/floor'] = round(t / t_floor, 3)
+            if memory:
+                peak, xbytes = peak_ratio(gen, args, meth, form == 'csr')
+                row[f'{meth} {form} mem/X'] = round(peak / xbytes, 3)
+                if form == 'csr':
+                    row[f'{meth} mem/CSR'] = round(peak / csr_bytes, 2)
+                    row[f'{meth} mem/budget'] = round(peak / (3 * csr_bytes + 16 * 10 * X.shape[0]), 2)
+    if base is not None: compare(row, base or None, gen, args, repeat, t_floor)
     print(row, flush=True)
     return row
 
@@ -109,8 +178,12 @@ def main():
     argv = sys.argv[1:]
     repeat = int(argv[argv.index('--repeat') + 1]) if '--repeat' in argv else 3
     memory = '--memory' in argv
-    rows = [run_set(f'uniform Q={q}', 'uniform', (3000, 100, q, 3.0), ('dense',), repeat, memory) for q in (5, 50, 500)]
-    if '--text' in argv: rows.append(run_set('text', 'bag_of_words', (7395, 1836, 159, 0.037, 2.4), ('dense', 'csr'), repeat, memory))
+    base = argv[argv.index('--base') + 1] if '--base' in argv else None
+    only = '--only-sparse' in argv        # skip the Q sweep and the dense fits (the floor is still measured)
+    rows = [] if only else [run_set(f'uniform Q={q}', 'uniform', (3000, 100, q, 3.0), ('dense',), repeat, memory) for q in (5, 50, 500)]
+    if '--text' in argv:
+        rows.append(run_set('text', 'bag_of_words', (7395, 1836, 159, 0.037, 2.4), ('csr',) if only else ('dense', 'csr'),
+                            repeat, memory, base=base if base else ('' if only else None), in_process=not only))
     if '--large' in argv:      # dense fits only with --large-dense (about an hour on 2 cores); the floor from 2000 query rows
         forms = ('dense', 'csr') if '--large-dense' in argv else ('csr',)
         rows.append(run_set('large', 'bag_of_words', (20000, 5000, 400, 0.01, 2.4), forms, 1, memory, 2000))
