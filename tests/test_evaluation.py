@@ -21,7 +21,7 @@ from relieffml.base import BaseRanker
 from relieffml.evaluation import (FRACTIONS, GeneralB, average_ranks, evaluate, ffa_curve, friedman_test,
                                   general_b, iterative_stratified_kfold, kuncheva_index, nemenyi_cd,
                                   plot_critical_difference, plot_ffa, plot_metric_vs_size, random_ffa_baseline,
-                                  ranking_stability, wilcoxon_test, _label_scores, _n_top)
+                                  ranking_stability, wilcoxon_test, _label_scores, _n_top, _signed_rank_counts)
 
 COLUMNS = ["dataset", "fold", "method", "fraction", "metric", "value"]
 
@@ -333,6 +333,35 @@ def test_wilcoxon_wrapper():
     assert w["pvalue"][0] == pytest.approx(stats.wilcoxon(a - b).pvalue)
     with pytest.raises(ValueError, match="paired"): wilcoxon_test(a, b[:5])
     with pytest.raises(ValueError, match="NaN"): wilcoxon_test(np.r_[a[:-1], np.nan], b)
+
+
+@pytest.mark.parametrize("zero_method", ["wilcox", "pratt", "zsplit"])
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_wilcoxon_tied_exact_equals_enumeration(alternative, zero_method):
+    # tied |differences| (and zeros): the counted null must give scipy's enumeration of all 2^n sign patterns, bit for bit
+    rng = np.random.default_rng(hash((alternative, zero_method)) % 2**32)
+    for n in range(2, 13):
+        d = rng.integers(-3, 4, n).astype(np.float64)
+        if not np.any(d != 0) or np.unique(np.abs(d[d != 0])).size == np.count_nonzero(d): d[:2] = [2.0, -2.0]
+        if zero_method != "wilcox" and not np.any(d == 0): d[-1] = 0.0
+        if zero_method == "zsplit" and np.count_nonzero(d) == 0: continue
+        ref = stats.wilcoxon(d, alternative=alternative, zero_method=zero_method,
+                             method=stats.PermutationMethod(n_resamples=np.inf))
+        w = wilcoxon_test(d, np.zeros(n), alternative=alternative, zero_method=zero_method)
+        assert w["pvalue"][0] == ref.pvalue and w["statistic"][0] == ref.statistic, (n, d)
+
+
+def test_wilcoxon_exact_beyond_enumeration():
+    # 60 tied differences, 2^60 sign patterns: the counts sum to 2^60 and have the null's exact mean Σr/2 and variance Σr²/4
+    d = np.repeat([1.0, 2.0, 3.0, -1.0, -2.0, 4.0], 10)
+    r2 = np.rint(2 * stats.rankdata(np.abs(d))).astype(np.int64)
+    c = _signed_rank_counts(r2)
+    s = np.arange(c.size, dtype=object)
+    assert sum(c) == 2**60
+    assert sum(c * s) * 2 == int(r2.sum()) * 2**60                       # mean Σ r2 / 2, in integers
+    assert sum(c * s * s) * 4 == (int(r2.sum())**2 + int((r2**2).sum())) * 2**60   # E[S²] = (Σr)²/4 + Σr²/4
+    w = wilcoxon_test(d, np.zeros_like(d))
+    assert 0 < w["pvalue"][0] < 1e-3 and w["statistic"][0] == stats.wilcoxon(d).statistic
 
 
 def test_friedman_hand_example_and_ties():
