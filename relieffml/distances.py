@@ -262,14 +262,18 @@ class DistanceSpec(NamedTuple):
     zero: np.ndarray        # sparse X: D scaled value of an implicit entry
     ints: bool              # fast sums are exact: numeric values all 0 or 1, unit weights, no missing value
 
+def _own(a:np.ndarray)->np.ndarray:
+    "`a`, or a writable copy of a read-only `a` (a memory-mapped pickle, a Dask chunk): numba compiles every kernel anew for read-only arrays."
+    return a if a.flags.writeable else a.copy()
+
 def distance_spec(prep:Prepared, metric:str='manhattan', weights=None, has_missing=None, rows=None)->DistanceSpec:
     "The `DistanceSpec` of prepared data for `metric`, optional feature `weights` and an optional row map `rows`."
     D = prep.Xn.shape[1]
     pw = metric_power(metric)
     c = prep.csr
     sparse = (_NONE_I, _NONE_I, _NONE_F, _NONE_F) if c is None else (
-        c.indptr.astype(np.int64), c.indices.astype(np.int64), c.data.astype(np.float64), prep.zero)
-    return DistanceSpec(prep.Xn, prep.is_nominal, prep.is_nominal.astype(np.float64), prep.missing_nominal,
+        c.indptr.astype(np.int64), c.indices.astype(np.int64), c.data.astype(np.float64), _own(prep.zero))
+    return DistanceSpec(_own(prep.Xn), _own(prep.is_nominal), prep.is_nominal.astype(np.float64), _own(prep.missing_nominal),
                         feature_weights_or_ones(weights, D), pw, distance_mode(prep, pw, weights is not None, has_missing),
                         distance_mode(prep, 1, False), _NONE_I if rows is None else np.ascontiguousarray(rows, np.int64),
                         *sparse, _exact_sums(prep, weights, has_missing))

@@ -80,3 +80,18 @@ def test_pool_members_layout():
     pools = np.array([[1, 0], [0, 0], [1, 1], [0, 1]], np.uint8)
     pptr, pids = pool_members(pools)
     assert list(pptr) == [0, 2, 4] and list(pids) == [0, 2, 2, 3]
+
+
+def test_distance_spec_owns_read_only_arrays():
+    # a fitted learner loaded from a memory-mapped pickle holds read-only arrays; numba would compile the whole
+    # search stack a second time for them, so the spec takes writable copies (and the same neighbours follow)
+    from relieffml.distances import distance_spec
+    X = np.random.default_rng(0).random((30, 4)); X[:, 1] = np.round(X[:, 1] * 2)
+    prep = prepare(X, [False, True, False, False])
+    ro = prepare(X, [False, True, False, False])
+    for a in (ro.Xn, ro.is_nominal, ro.missing_nominal): a.setflags(write=False)
+    spec = distance_spec(ro)
+    assert spec.Xn.flags.writeable and spec.is_nominal.flags.writeable and spec.missnom.flags.writeable
+    np.testing.assert_array_equal(spec.Xn, prep.Xn)
+    a, b = knn_query(prep, X[:5], 3)[0], knn_query(ro, X[:5], 3)[0]
+    np.testing.assert_array_equal(a, b)
