@@ -96,57 +96,6 @@ def hmc_target_diffs(Y, weights, samples, idx, count, n_jobs=None)->np.ndarray:
                           idx, np.ascontiguousarray(count, np.int64), out)
     return out
 
-# %% ../nbs/13_hmc.ipynb #3ec54a43
-class HMCReliefF(BaseRanker):
-    """HMC-ReliefF (Slavkov et al. 2013): RReliefF whose target difference is the hierarchy-weighted
-    Euclidean distance of the label vectors (eqs. 1–3, 6').
-
-    Parameters
-    ----------
-    w0 : float in (0, 1), default=0.75
-        Weight decay per level: w(c) = w0 · mean(w(parents of c)), root weight 1.
-    n_neighbors : int, default=10
-        Nearest neighbours of each sampled instance (``k``).
-    n_samples : None, int or float, default=None
-        Sampled instances (``m``): None = all, in order; an int or a fraction draws without replacement.
-    random_state : int, Generator or None
-        Seed for `n_samples` draws.
-    metric : {"manhattan", "heom"}, default="manhattan"
-        Feature-space distance that finds the neighbours.
-    hierarchy : Hierarchy or None, default=None
-        The class hierarchy of the columns of Y; None takes ``X.hierarchy`` of a `MultiLabelDataset`.
-    nominal, n_features_to_select, threshold, n_jobs
-        See `BaseRanker` and Conventions §0.
-
-    Attributes
-    ----------
-    weights_ : ndarray (D,)
-        RReliefF estimate W[F] of each feature.
-    class_weights_ : ndarray (Q,)
-        w(c) of each class, in pre-order.
-    ranking_ : ndarray (D,)
-        Feature indices, best first.
-    """
-    _accept_sparse = True                      # X may stay scipy.sparse: the kernels read CSR rows
-    _parameter_constraints = {**COMMON_CONSTRAINTS,
-        'w0': [Interval(Real, 0, 1, closed='neither')],
-        'n_neighbors': [Interval(Integral, 1, None, closed='left')],
-        'n_samples': [None, Interval(Integral, 1, None, closed='left'), Interval(Real, 0, 1, closed='right')],
-        'random_state': ['random_state'], 'metric': [StrOptions(set(METRICS))], 'hierarchy': 'no_validation'}
-
-    def __init__(self, w0=0.75, n_neighbors=10, n_samples=None, random_state=None, metric="manhattan",
-                 hierarchy=None, nominal="auto", n_features_to_select=None, threshold=None, n_jobs=None):
-        self.w0, self.n_neighbors, self.n_samples, self.random_state = w0, n_neighbors, n_samples, random_state
-        self.metric, self.hierarchy, self.nominal = metric, hierarchy, nominal
-        self.n_features_to_select, self.threshold, self.n_jobs = n_features_to_select, threshold, n_jobs
-
-    def _fit(self, X, Y, info):
-        h = _fit_hierarchy(self.hierarchy, info.get('dataset'), Y)
-        prep = prepare_data(X, info['nominal'], info['n_values'])
-        samples = resolve_samples(self.n_samples, X.shape[0], self.random_state)
-        self.class_weights_ = h.class_weights(self.w0)
-        return rrelieff_search(prep, samples, self.n_neighbors, self.metric, self.n_jobs, tmode=3, Y=Y, tw=self.class_weights_)
-
 # %% ../nbs/13_hmc.ipynb #05050ff0
 def _fit_hierarchy(hierarchy, dataset, Y)->Hierarchy:
     "The hierarchy to use (parameter, else the data set's), checked against Y."
@@ -162,3 +111,49 @@ def _fit_hierarchy(hierarchy, dataset, Y)->Hierarchy:
                                   "an instance with a class must have all its ancestors; check the column order "
                                   "(hierarchy.classes) or repair with hierarchy.close(Y)")
     return h
+
+# %% ../nbs/13_hmc.ipynb #8c60b575
+_HMC_CONSTRAINTS = {**COMMON_CONSTRAINTS,
+    'w0': [Interval(Real, 0, 1, closed='neither')],
+    'n_neighbors': [Interval(Integral, 1, None, closed='left')],
+    'n_samples': [None, Interval(Integral, 1, None, closed='left'), Interval(Real, 0, 1, closed='right')],
+    'random_state': ['random_state'], 'metric': [StrOptions(set(METRICS))], 'hierarchy': 'no_validation'}
+
+def _hmc_fit(est, X, Y, info):
+    "The weights with `est`'s parameters (setting `est.class_weights_`): RReliefF's pass with eq. (6') as target difference."
+    h = _fit_hierarchy(est.hierarchy, info.get('dataset'), Y)
+    prep = prepare_data(X, info['nominal'], info['n_values'])
+    samples = resolve_samples(est.n_samples, X.shape[0], est.random_state)
+    est.class_weights_ = h.class_weights(est.w0)
+    return rrelieff_search(prep, samples, est.n_neighbors, est.metric, est.n_jobs, tmode=3, Y=Y, tw=est.class_weights_)
+
+# %% ../nbs/13_hmc.ipynb #3ec54a43
+class HMCReliefF(BaseRanker):
+    """HMC-ReliefF (Slavkov et al. 2013): RReliefF whose target difference is the hierarchy-weighted
+    Euclidean distance of the label vectors (eqs. 1–3, 6').
+
+    Parameters
+    ----------
+    w0 : float in (0, 1), default=0.75
+        Weight decay per level: w(c) = w0 · mean(w(parents of c)), root weight 1.
+    n_neighbors, n_samples, random_state, metric
+        As in `RReliefF`: neighbours ``k`` (10), sampled instances ``m`` (None = all, in order), the seed of their
+        draw, and the distance that finds neighbours ("manhattan" or "heom").
+    hierarchy : Hierarchy or None, default=None
+        The class hierarchy of the columns of Y; None takes ``X.hierarchy`` of a `MultiLabelDataset`.
+    nominal, n_features_to_select, threshold, n_jobs
+        See `BaseRanker` and Conventions §0.
+
+    Attributes
+    ----------
+    weights_, class_weights_, ranking_ : ndarray (D,), ndarray (Q,), ndarray (D,)
+        RReliefF estimate W[F] of each feature; w(c) of each class, in pre-order; feature indices, best first.
+    """
+    _accept_sparse = True                      # X may stay scipy.sparse: the kernels read CSR rows
+    _parameter_constraints = _HMC_CONSTRAINTS
+    def __init__(self, w0=0.75, n_neighbors=10, n_samples=None, random_state=None, metric="manhattan",
+                 hierarchy=None, nominal="auto", n_features_to_select=None, threshold=None, n_jobs=None):
+        self.w0, self.n_neighbors, self.n_samples, self.random_state = w0, n_neighbors, n_samples, random_state
+        self.metric, self.hierarchy, self.nominal = metric, hierarchy, nominal
+        self.n_features_to_select, self.threshold, self.n_jobs = n_features_to_select, threshold, n_jobs
+    def _fit(self, X, Y, info): return _hmc_fit(self, X, Y, info)

@@ -147,11 +147,15 @@ DEFECTS = {
                                     '<pre><code>print(42)</code></pre><div class="output stream stdout"><pre><code>42</code></pre></div></div></details>',
     "figure without a caption": f'<div class="cell code"><div class="output display_data"><p><img src="data:image/png;base64,{PNG}"></p></div></div>',
     "unresolved figure reference": "<p>See <strong>?@fig-nothing</strong>.</p>",
+    "no Implementation section": "<h2>Kernel</h2><p>Internals.</p><h2>Worked example</h2><p>An example.</p><h2>References</h2>",
 }
 MORE_DEFECTS = {  # other shapes of the same defects
     "code-fold cell rendered open": '<div class="cell code" data-code_fold="true"><pre><code>print(42)</code></pre></div>',
     "figure without a caption": f'<figure><div class="output display_data"><p><img src="data:image/png;base64,{PNG}"></p></div>'
                                 '<figcaption>Figure 1:</figcaption></figure>',
+}
+LAYER_ORDER = {  # chapter layering (issue 32): the implementation closes the chapter
+    "Implementation section comes before the Worked example": "<h2>Kernel</h2><h2>Implementation</h2><h2>Worked example</h2>",
 }
 SEARCH = ('<input id="search-box" data-root="./"><div id="search-results" hidden></div>'
           '<script src="{index}" defer></script><script src="search.js" defer></script>')
@@ -182,6 +186,27 @@ def test_check_fails_on_other_shapes(site, expected):
     try: found = check_pages.check(site, [page])[page.name]
     finally: page.unlink()
     assert found and all(expected in d for d in found), found
+
+
+@pytest.mark.parametrize("expected", list(LAYER_ORDER))
+def test_check_fails_on_implementation_before_example(site, expected):
+    page = site / "defect_layer.html"
+    page.write_text(_page(LAYER_ORDER[expected]))
+    try: found = check_pages.check(site, [page])[page.name]
+    finally: page.unlink()
+    assert found and all(expected in d for d in found), found
+
+
+def test_layering_passes_in_order_and_warns_for_a_chapter_not_yet_layered(site):
+    ok = "<h2>Kernel</h2><h2>Worked example</h2><h2>Implementation</h2><h2>Exercises</h2>"
+    assert check_pages.unlayered(check_pages.BeautifulSoup(ok, "html.parser")) == []
+    assert check_pages.unlayered(check_pages.BeautifulSoup("<h2>Motivation</h2>", "html.parser")) == []
+    name = next(iter(check_pages.NOT_YET_LAYERED))
+    page = site / name
+    page.write_text(_page("<h2>Kernel</h2><h2>Worked example</h2>"))
+    try: found = check_pages.check(site, [page])[page.name]
+    finally: page.unlink()
+    assert found and all(d.startswith(check_pages.WARN) for d in found), found
 
 
 def test_check_fails_on_an_index_that_misses_a_page(site):

@@ -16,7 +16,10 @@ MathJax runs, and the DOM after it is inspected for
 * a figure without a caption: an image in a cell's output that is not inside a `<figure>` whose
   `<figcaption>` reads "Figure n: ..." (cells with `#| label: fig-...` and `#| fig-cap:`), or an
   `@fig-...` cross-reference left unresolved ("?@fig-..." shown),
-* on the site's index.html: a page of the site (chapter, tutorial, reference) that its text does not link.
+* on the site's index.html: a page of the site (chapter, tutorial, reference) that its text does not link,
+* a chapter with a "Kernel(s)" section whose "Implementation" section (kernel internals, equivalence sweeps,
+  timings) is missing or does not come after its "Worked example" (issue 32: theory → reference → estimator →
+  example, implementation last); the chapters in `NOT_YET_LAYERED` are reported as warnings.
 
     python tools/check_pages.py _docs                                   # every page; exit 1 on a defect
     python tools/check_pages.py _docs --screenshots DIR index.html ...  # also save screenshots
@@ -40,6 +43,7 @@ SPEC_REF = re.compile(r"SPEC\s*§")
 NBVAL = re.compile(r"\bNBVAL_[A-Z_]+\b")
 FIG_CAPTION = re.compile(r"Figure \d+:\s*\S")
 FIG_UNRESOLVED = re.compile(r"\?@fig-[\w-]+")
+NOT_YET_LAYERED = {"lazy.html"}  # built pages (chapter 20) still to get an Implementation section: a warning, not a failure
 QUARTO_ATTR = re.compile(r"\{(?:[.#][A-Za-z][\w-]*|[A-Za-z][\w-]*=)[^{}\n]*\}|(^|\n)[ \t]*:::")
 
 
@@ -119,7 +123,18 @@ def defects(page: Path, dom: str, site: Path) -> list[str]:
             out.append(f"figure without a caption ('Figure n: ...'): {img.get('src', '')[:60]}")
     for m in FIG_UNRESOLVED.finditer(prose): out.append(f"unresolved figure reference: {m.group(0)}")
     if page.resolve() == (site / "index.html").resolve(): out += unlinked_pages(body, page, site)
+    out += [(WARN if page.name in NOT_YET_LAYERED else "") + d for d in unlayered(body)]
     return list(dict.fromkeys(out))
+
+
+def unlayered(body) -> list[str]:
+    "A chapter with a Kernel section must close with its implementation: an Implementation section after the Worked example."
+    h2 = [h.get_text(" ", strip=True) for h in body.find_all("h2")]
+    if not {"Kernel", "Kernels"} & set(h2): return []
+    if "Implementation" not in h2: return ["no Implementation section (a chapter with a Kernel section puts its internals last)"]
+    if "Worked example" in h2 and h2.index("Implementation") < h2.index("Worked example"):
+        return ["the Implementation section comes before the Worked example"]
+    return []
 
 
 def site_pages(site: Path) -> list[Path]:
