@@ -19,7 +19,7 @@ MathJax runs, and the DOM after it is inspected for
 * on the site's index.html: a page of the site (chapter, tutorial, reference) that its text does not link,
 * a chapter with a "Kernel(s)" section whose "Implementation" section (kernel internals, equivalence sweeps,
   timings) is missing or does not come after its "Worked example" (issue 32: theory → reference → estimator →
-  example, implementation last); the chapters in `NOT_YET_LAYERED` are reported as warnings.
+  example, implementation last).
 
     python tools/check_pages.py _docs                                   # every page; exit 1 on a defect
     python tools/check_pages.py _docs --screenshots DIR index.html ...  # also save screenshots
@@ -43,7 +43,6 @@ SPEC_REF = re.compile(r"SPEC\s*§")
 NBVAL = re.compile(r"\bNBVAL_[A-Z_]+\b")
 FIG_CAPTION = re.compile(r"Figure \d+:\s*\S")
 FIG_UNRESOLVED = re.compile(r"\?@fig-[\w-]+")
-NOT_YET_LAYERED = {"lazy.html"}  # built pages (chapter 20) still to get an Implementation section: a warning, not a failure
 QUARTO_ATTR = re.compile(r"\{(?:[.#][A-Za-z][\w-]*|[A-Za-z][\w-]*=)[^{}\n]*\}|(^|\n)[ \t]*:::")
 
 
@@ -123,7 +122,7 @@ def defects(page: Path, dom: str, site: Path) -> list[str]:
             out.append(f"figure without a caption ('Figure n: ...'): {img.get('src', '')[:60]}")
     for m in FIG_UNRESOLVED.finditer(prose): out.append(f"unresolved figure reference: {m.group(0)}")
     if page.resolve() == (site / "index.html").resolve(): out += unlinked_pages(body, page, site)
-    out += [(WARN if page.name in NOT_YET_LAYERED else "") + d for d in unlayered(body)]
+    out += unlayered(body)
     return list(dict.fromkeys(out))
 
 
