@@ -43,7 +43,7 @@ def site(tmp_path_factory):
     stream = lambda t: {"output_type": "stream", "name": "stdout", "text": t}
     show_doc = ('---\n\n[source](https://github.com/relieffml/relieffml/blob/main/x.py#L1){target="_blank" '
                 'style="float:right; font-size:smaller"}\n\n### helper_fn\n\n```python\ndef helper_fn(x)\n```\n\n*Doc.*\n\n'
-                'x : int\n    The input, as SPEC §3 says (Conventions chapter, §3).')  # docstrings cite the conventions in plain text
+                'x : int\n    The input, as SPEC §3 says (Conventions chapter, §3; see Conventions §3).')  # docstrings cite the conventions in plain text
     nb("index.ipynb", "Home", md("See [chapter A](a.ipynb), [B](b.ipynb), the [tutorial](tutorials/t.ipynb) "
                                  "and the [conventions](conventions.ipynb)."))
     nb("conventions.ipynb", "Conventions", md("## §3 Three {#sec-3}\n\nThe third convention."))
@@ -90,6 +90,7 @@ def test_build_renders_what_quarto_would(site):
     assert "NBVAL" not in a and "checked_cell" in a                     # nbval's markers are not shown
     assert '<a href="./conventions.html#sec-3">Conventions §3</a>' in a  # a docstring's "SPEC §3" is linked
     assert '<a href="./conventions.html#sec-3">Conventions chapter, §3</a>' in a  # and "Conventions chapter, §3"
+    assert a.count('<a href="./conventions.html#sec-3">Conventions §3</a>') >= 2  # and a plain "Conventions §3"
     assert 'href="../conventions.html#sec-3"' in (site / "tutorials" / "t.html").read_text()
     assert 'id="sec-3"' in (site / "conventions.html").read_text()     # {#id} heading attributes, as in Quarto
 
@@ -148,6 +149,8 @@ DEFECTS = {
     "figure without a caption": f'<div class="cell code"><div class="output display_data"><p><img src="data:image/png;base64,{PNG}"></p></div></div>',
     "unresolved figure reference": "<p>See <strong>?@fig-nothing</strong>.</p>",
     "no Implementation section": "<h2>Kernel</h2><p>Internals.</p><h2>Worked example</h2><p>An example.</p><h2>References</h2>",
+    "numpydoc section shown as a heading": "<h3>MLkNN</h3><p><em>ML-kNN.</em></p><h2 id='parameters'>Parameters</h2>"
+                                           "<p>n_neighbors : int Number of neighbours. s : float Smoothing.</p>",
 }
 MORE_DEFECTS = {  # other shapes of the same defects
     "code-fold cell rendered open": '<div class="cell code" data-code_fold="true"><pre><code>print(42)</code></pre></div>',
@@ -209,3 +212,13 @@ def test_check_fails_on_an_index_that_misses_a_page(site):
     try: found = check_pages.check(site, [site / "index.html"])["index.html"]
     finally: extra.unlink()
     assert found == ["index does not link: extra.html"], found
+
+
+def test_numpydoc_sections_become_labelled_lists():
+    # what show_doc prints for a numpydoc docstring, as the staged notebook holds it, and what the build makes of it
+    md = ("*ML-kNN.*\n\nParameters\n----------\nn_neighbors : int, default=10\n    Number of\n    neighbours.\n"
+          "feature_weights, metric\n    As in `MLkNN`.\n\nNotes\n-----\nFree text.")
+    out = build_docs.numpydoc_markdown(md)
+    assert "----------" not in out and "\n**Parameters**\n" in out and "\n**Notes**\n" in out
+    assert "- **`n_neighbors`** (*int, default=10*): Number of neighbours." in out
+    assert "- **`feature_weights, metric`**: As in `MLkNN`." in out and out.startswith("*ML-kNN.*")

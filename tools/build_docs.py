@@ -4,7 +4,9 @@
    into `_proc/`; the tutorials get the same nbdev processors into `_proc/tutorials/`, and the
    top-level `_quarto.yml` (site, sidebar sections, MathJax) is copied to `_proc/_quarto.yml`, and the API
    reference `_proc/api.ipynb` is generated from each module's `__all__` and `relieffml/_modidx.py` (every
-   public name, its signature and docstring's first line, linked to its entry in its chapter).
+   public name, its signature and docstring's first line, linked to its entry in its chapter). The
+   numpydoc sections show_doc prints ("Parameters" over dashes, a heading in markdown) become a bold
+   label over a list of entries (`numpydoc_outputs`), for both renderers.
 2. `--quarto` renders `_proc` with Quarto (`_proc/_docs/`): the published site (.github/workflows/deploy.yaml).
 3. Without `--quarto` (Quarto cannot be installed everywhere) the same staged notebooks are rendered
    offline into `_docs/`, doing what Quarto would do with them: the front matter becomes the page
@@ -50,9 +52,54 @@ def stage() -> Path:
     tut = cache / "tutorials"
     tut.mkdir(exist_ok=True)
     for nb in sorted((ROOT / "tutorials").glob("*.ipynb")): proc_one((nb, tut / nb.name, FilterDefaults))
+    for nb in [*cache.glob("*.ipynb"), *tut.glob("*.ipynb")]: numpydoc_outputs(nb)
     shutil.copy(ROOT / "_quarto.yml", cache / "_quarto.yml")
     (cache / "api.ipynb").write_text(json.dumps(api_notebook(cache), ensure_ascii=False, indent=1))
     return cache
+
+
+# ---- numpydoc sections in show_doc's output ----------------------------------------------------------
+
+NUMPYDOC = {"Parameters", "Attributes", "Returns", "Yields", "Raises", "Warns", "Other Parameters", "See Also",
+            "Notes", "References", "Examples"}
+
+
+def numpydoc_markdown(md: str) -> str:
+    """show_doc prints a numpydoc docstring as it is; as markdown, "Parameters" over a dashed line is a
+    heading (in every page's table of contents) and the entries run together into one paragraph. Each
+    section becomes a bold label and each entry `name : type` a list item "**`name`** (*type*): description"."""
+    lines, out, i = md.split("\n"), [], 0
+    while i < len(lines):
+        head = lines[i].strip()
+        if not (head in NUMPYDOC and i + 1 < len(lines) and re.fullmatch(r"-{3,}", lines[i + 1].strip())):
+            out.append(lines[i]); i += 1; continue
+        body, i = [], i + 2
+        while i < len(lines) and not (lines[i].strip() in NUMPYDOC and i + 1 < len(lines)
+                                      and re.fullmatch(r"-{3,}", lines[i + 1].strip())):
+            body.append(lines[i]); i += 1
+        out += ["", f"**{head}**", ""]
+        if head in {"Notes", "References", "Examples"}:
+            out += [l.strip() for l in body] + [""]; continue
+        for l in body:
+            if not l.strip(): continue
+            if l[:1].isspace() and out and out[-1].startswith("- "): out[-1] += " " + l.strip(); continue
+            name, _, typ = l.strip().partition(" : ")
+            out.append(f"- **`{name.strip()}`**" + (f" (*{typ.strip()}*):" if typ.strip() else ":"))
+        out.append("")
+    return "\n".join(out)
+
+
+def numpydoc_outputs(path: Path):
+    "Rewrite the numpydoc sections in the markdown outputs (show_doc's) of one staged notebook, in place."
+    nb, changed = json.loads(path.read_text()), False
+    for c in nb["cells"]:
+        for o in c.get("outputs", []):
+            md = o.get("data", {}).get("text/markdown")
+            if md is None: continue
+            text = "".join(md) if isinstance(md, list) else md
+            new = numpydoc_markdown(text)
+            if new != text: o["data"]["text/markdown"], changed = new, True
+    if changed: path.write_text(json.dumps(nb, ensure_ascii=False, indent=1))
 
 
 # ---- the API reference (generated at every build, so it lists what the package exports today) ------

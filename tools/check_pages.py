@@ -19,7 +19,9 @@ MathJax runs, and the DOM after it is inspected for
 * on the site's index.html: a page of the site (chapter, tutorial, reference) that its text does not link,
 * a chapter with a "Kernel(s)" section whose "Implementation" section (kernel internals, equivalence sweeps,
   timings) is missing or does not come after its "Worked example" (issue 32: theory → reference → estimator →
-  example, implementation last).
+  example, implementation last),
+* a numpydoc section printed as a heading ("Parameters" over a dashed line is a markdown heading): an
+  API entry's parameter list run together into one paragraph, and "Parameters" in the table of contents.
 
     python tools/check_pages.py _docs                                   # every page; exit 1 on a defect
     python tools/check_pages.py _docs --screenshots DIR index.html ...  # also save screenshots
@@ -37,6 +39,7 @@ SITE_URL = "https://relieffml.github.io/relieffml/"
 NOT_SHOWN = ("script", "style", "svg", "title", "head", "noscript")
 TEX = re.compile(r"\\[()\[\]]|\$\$|\$[^$\s][^$\n]*\$|\\(frac|sum|prod|mathrm|mathcal|mathbf|begin|end|left|right|"
                  r"sqrt|cdot|qquad|tag|lvert|rvert|alpha|beta|lambda|delta|Delta|in|le|ge|neq|approx)\b")
+NUMPYDOC = {"Parameters", "Attributes", "Returns", "Yields", "Raises", "Warns", "Other Parameters", "See Also"}
 WARN = "warning: "  # reported, not failed on (unless --strict): e.g. nbdev's links to helpers with no show_doc
 OPTION_LINE = re.compile(r"(^|\n)[ \t]*#\|")
 SPEC_REF = re.compile(r"SPEC\s*§")
@@ -104,6 +107,8 @@ def defects(page: Path, dom: str, site: Path) -> list[str]:
         if not src: out.append("image without src")
         elif img.get("data-broken"): out.append(f"image did not load: {src[:80]}")
         elif not (u.scheme or u.netloc) and not (page.parent / unquote(u.path)).is_file(): out.append(f"missing image: {src}")
+    for h in body.find_all(re.compile(r"^h[1-6]$")):
+        if h.get_text(" ", strip=True) in NUMPYDOC: out.append(f"numpydoc section shown as a heading: {h.get_text(strip=True)!r}")
     if not body.select_one("input#search-box"): out.append("no search box (input#search-box)")
     elif body.get("data-search", "0") in ("", "0"): out.append("search index missing: search_index.js did not load")
     for t in body.find_all(string=SPEC_REF):

@@ -1,6 +1,6 @@
 --[[ Pandoc Lua filter shared by the offline build (tools/build_docs.py) and Quarto (_quarto.yml `filters`).
 
-1. A "SPEC §n" (or a docstring's "Conventions chapter, §n") left as plain text (numpydoc docstrings rendered by show_doc cite the specification this way,
+1. A "SPEC §n" (or a docstring's "Conventions chapter, §n" or "Conventions §n") left as plain text (numpydoc docstrings rendered by show_doc cite the specification this way,
    and a docstring cannot hold a link) becomes a link to section n of the Conventions chapter, reading
    "Conventions §n". Text already inside a link is left alone.
 2. Test-harness markers (`# NBVAL_CHECK_OUTPUT`, `# NBVAL_IGNORE_OUTPUT`, `# NBVAL_SKIP`, ...) are
@@ -44,6 +44,13 @@ local function link_spec(inlines)
         n2, post2 = e.text:match("^§(%d+)(.*)$")
       end
     end
+    local n3, post3
+    if not num and not n2 then                       -- docstrings' "Conventions §n"
+      pre2 = a.t == "Str" and a.text:match("^(.-)Conventions$")
+      if pre2 and b and (b.t == "Space" or b.t == "SoftBreak") and c and c.t == "Str" then
+        n3, post3 = c.text:match("^§(%d+)(.*)$")
+      end
+    end
     if num then
       if pre ~= "" then out:insert(pandoc.Str(pre)) end
       out:insert(conventions_link(num))
@@ -54,6 +61,11 @@ local function link_spec(inlines)
       out:insert(conventions_link(n2, true))
       if post2 ~= "" then out:insert(pandoc.Str(post2)) end
       i, changed = i + 5, true
+    elseif n3 then
+      if pre2 ~= "" then out:insert(pandoc.Str(pre2)) end
+      out:insert(conventions_link(n3))
+      if post3 ~= "" then out:insert(pandoc.Str(post3)) end
+      i, changed = i + 3, true
     else
       out:insert(a)
       i = i + 1
