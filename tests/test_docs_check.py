@@ -60,7 +60,7 @@ def site(tmp_path_factory):
        code("#| code-fold: true\nanswer_cell = 42\nprint(answer_cell)", stream("42\n")),
        md('::: {.callout-note collapse="true"}\n## Why 42\n\nThe discussion of the answer, with $y^2$.\n:::'),
        code("# NBVAL_CHECK_OUTPUT\nchecked_cell = 4\nchecked_cell", result({"text/plain": "4"})))
-    nb("b.ipynb", "Chapter B", md("## Section B\n\nBack to [A](a.ipynb#section-a)."))
+    nb("b.ipynb", "Chapter B", md("## Section B\n\nBack to [A](a.ipynb#section-a), where [`_private_helper`](a.ipynb#_private_helper) lives."))
     nb("tutorials/t.ipynb", "Tutorial", md("Uses [chapter A](../a.ipynb) and [B](https://relieffml.github.io/relieffml/b.html#section-b), "
                                            "as SPEC §3 says."))
     (cache / "_quarto.yml").write_text("website:\n  title: demo\n  navbar:\n    left:\n      - text: Tutorials\n        href: tutorials/t.ipynb\n"
@@ -92,6 +92,8 @@ def test_build_renders_what_quarto_would(site):
     assert '<a href="./conventions.html#sec-3">Conventions chapter, §3</a>' in a  # and "Conventions chapter, §3"
     assert a.count('<a href="./conventions.html#sec-3">Conventions §3</a>') >= 2  # and a plain "Conventions §3"
     assert 'href="../conventions.html#sec-3"' in (site / "tutorials" / "t.html").read_text()
+    b = (site / "b.html").read_text()
+    assert "<code>_private_helper</code>" in b and "#_private_helper" not in b   # no entry to land on: text, no link
     assert 'id="sec-3"' in (site / "conventions.html").read_text()     # {#id} heading attributes, as in Quarto
 
 

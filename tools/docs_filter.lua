@@ -3,7 +3,9 @@
 1. A "SPEC §n" (or a docstring's "Conventions chapter, §n" or "Conventions §n") left as plain text (numpydoc docstrings rendered by show_doc cite the specification this way,
    and a docstring cannot hold a link) becomes a link to section n of the Conventions chapter, reading
    "Conventions §n". Text already inside a link is left alone.
-2. Test-harness markers (`# NBVAL_CHECK_OUTPUT`, `# NBVAL_IGNORE_OUTPUT`, `# NBVAL_SKIP`, ...) are
+2. A link to a private helper (`…html#_name`: nbdev links every exported name it sees in backticks,
+   but only public names get a documentation entry to land on) is dropped; its text stays.
+3. Test-harness markers (`# NBVAL_CHECK_OUTPUT`, `# NBVAL_IGNORE_OUTPUT`, `# NBVAL_SKIP`, ...) are
    removed from the rendered code: nbval needs them in the notebooks, the reader does not.
 
 The link is relative to the page: the offline build passes the page's way up to the site root as the
@@ -91,7 +93,10 @@ end
 return {
   { Meta = function(meta) if meta["site-root"] then root = pandoc.utils.stringify(meta["site-root"]) end end },
   { traverse = "topdown",
-    Link = function(el) return el, false end,  -- text inside a link stays as written
+    Link = function(el)
+      if el.target:match("%.html#_[%w_]+$") then return el.content, false end   -- no entry to land on
+      return el, false                               -- text inside a link stays as written
+    end,
     Inlines = link_spec,
     CodeBlock = strip_markers },
 }
