@@ -237,12 +237,17 @@ def _ffa_values(r, learner, Xtr, Ytr, Xte, Yte, metric:str, sizes)->np.ndarray:
     "Algorithm 2 on one split: `metric` of a fresh `learner` on the top-k features of ranking `r`, for k in `sizes`."
     return np.array([_score_learner(clone(learner), Xtr[:, r[:k]], Ytr, Xte[:, r[:k]], Yte, (metric,))[metric] for k in sizes])
 
+def _ffa_fold(ranking, learner, ds, X, Y, Yl, tr, te, metric:str, sizes)->np.ndarray:
+    "One fold of a cross-validated FFA curve: the ranker fitted on the training rows, Algorithm 2 on the test rows."
+    r = _check_ranking_vector(_fit_ranker(ranking, ds, X, Y, tr).ranking_, X.shape[1])
+    return _ffa_values(r, learner, X[tr], Yl[tr], X[te], Yl[te], metric, sizes)
+
 def _check_metric(metric:str):
     if metric not in METRICS: raise ValueError(f"metric: unknown name {metric!r}; known: {list(METRICS)}")
 
 def ffa_curve(ranking, learner, X_train, Y_train=None, X_test=None, Y_test=None, metric:str="pooled_auprc",
-              steps=None, cv=None, random_state:int=0, label_columns=None)->pd.DataFrame:
-    "Forward feature addition (Slavkov et al. 2013, Alg. 2) of a ranking on one split, or of a ranker refitted per fold (`cv`)."
+              steps=None, cv=None, random_state:int=0, label_columns=None, n_jobs:int=1)->pd.DataFrame:
+    "Forward feature addition (Slavkov et al. 2013, Alg. 2) of a ranking on one split, or of a ranker refitted per fold (`cv`; `n_jobs` folds at once)."
     _check_metric(metric)
     if cv is None:
         Xtr, Ytr, Xte, Yte = _check_split(X_train, Y_train, X_test, Y_test)
@@ -253,26 +258,27 @@ def ffa_curve(ranking, learner, X_train, Y_train=None, X_test=None, Y_test=None,
         raise ValueError("with cv, ranking must be an unfitted ranker (fit, ranking_): a ranking fitted on all rows has seen the test folds")
     X, Y, Yl, ds, folds = _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns)
     sizes = _ffa_steps(steps, X.shape[1])
-    V = np.array([_ffa_values(_check_ranking_vector(_fit_ranker(ranking, ds, X, Y, tr).ranking_, X.shape[1]),
-                              learner, X[tr], Yl[tr], X[te], Yl[te], metric, sizes) for tr, te in folds])
+    V = np.array(Parallel(n_jobs=n_jobs)(delayed(_ffa_fold)(ranking, learner, ds, X, Y, Yl, tr, te, metric, sizes) for tr, te in folds))
     return pd.DataFrame({"n_features": sizes, "value": V.mean(0), "std": V.std(0, ddof=1) if len(V) > 1 else 0.})
 
 # %% ../nbs/31_evaluation.ipynb #1a1ba58c
 def random_ffa_baseline(learner, X_train, Y_train=None, X_test=None, Y_test=None, metric:str="pooled_auprc", steps=None,
-                        n_random:int=50, random_state:int=0, cv=None, label_columns=None)->pd.DataFrame:
-    "Expected FFA curve of a random ranking, eq. 2: mean over `n_random` permutations (per fold with `cv`, then over folds)."
+                        n_random:int=50, random_state:int=0, cv=None, label_columns=None, n_jobs:int=1)->pd.DataFrame:
+    "Expected FFA curve of a random ranking, eq. 2: mean over `n_random` permutations (per fold with `cv`, then over folds; `n_jobs` at once)."
     n_random = _check_int(n_random, "n_random", 1)
     _check_metric(metric)
     rng = as_generator(random_state)
     if cv is None:
         Xtr, Ytr, Xte, Yte = _check_split(X_train, Y_train, X_test, Y_test)
         sizes = _ffa_steps(steps, Xtr.shape[1])
-        V = np.stack([_ffa_values(rng.permutation(Xtr.shape[1]), learner, Xtr, Ytr, Xte, Yte, metric, sizes) for _ in range(n_random)])
+        perms = [rng.permutation(Xtr.shape[1]) for _ in range(n_random)]      # drawn first, in order: the same for any n_jobs
+        V = np.stack(Parallel(n_jobs=n_jobs)(delayed(_ffa_values)(r, learner, Xtr, Ytr, Xte, Yte, metric, sizes) for r in perms))
         return pd.DataFrame({"n_features": sizes, "value": V.mean(0), "std": V.std(0)})
     X, _, Y, _, folds = _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns)
     sizes = _ffa_steps(steps, X.shape[1])
-    V = np.array([np.mean([_ffa_values(rng.permutation(X.shape[1]), learner, X[tr], Y[tr], X[te], Y[te], metric, sizes)
-                           for _ in range(n_random)], 0) for tr, te in folds])
+    jobs = [(tr, te, rng.permutation(X.shape[1])) for tr, te in folds for _ in range(n_random)]   # fold by fold, as drawn
+    vals = Parallel(n_jobs=n_jobs)(delayed(_ffa_values)(r, learner, X[tr], Y[tr], X[te], Y[te], metric, sizes) for tr, te, r in jobs)
+    V = np.array([np.mean(vals[i * n_random:(i + 1) * n_random], 0) for i in range(len(folds))])
     return pd.DataFrame({"n_features": sizes, "value": V.mean(0), "std": V.std(0, ddof=1) if len(V) > 1 else 0.})
 
 # %% ../nbs/31_evaluation.ipynb #d609c12e

@@ -266,3 +266,17 @@ def test_ffa_cv_label_columns_ranker_sees_all_classes(tmp_path):
     base = random_ffa_baseline(knn(), X, Y, metric="f1", steps=[2, 6], n_random=2, cv=3, label_columns=[0, 2])
     assert base["value"].iloc[-1] == pytest.approx(cur["value"].iloc[-1], abs=1e-12)
     with pytest.raises(ValueError, match="label_columns"): ffa_curve(LabelCount(), knn(), X, Y, metric="f1", cv=3, label_columns=[5])
+
+
+def test_ffa_and_random_baseline_in_parallel_give_the_same_bits():
+    # folds (ffa_curve) and (fold, permutation) pairs (random_ffa_baseline) in two worker processes: the
+    # permutations are drawn before the work is shared out, so every value equals the serial run's exactly
+    X, Y = make_data(80)
+    serial = ffa_curve(CorrRanker(), knn(), X, Y, metric="f1", steps=[1, 3, 6], cv=4, random_state=3)
+    pd.testing.assert_frame_equal(serial, ffa_curve(CorrRanker(), knn(), X, Y, metric="f1", steps=[1, 3, 6], cv=4,
+                                                    random_state=3, n_jobs=2), check_exact=True)
+    for kw in (dict(cv=3), dict()):
+        args = (X, Y) if kw else (X[:60], Y[:60], X[60:], Y[60:])
+        one = random_ffa_baseline(knn(), *args, metric="f1", steps=[1, 3, 6], n_random=4, random_state=5, **kw)
+        two = random_ffa_baseline(knn(), *args, metric="f1", steps=[1, 3, 6], n_random=4, random_state=5, n_jobs=2, **kw)
+        pd.testing.assert_frame_equal(one, two, check_exact=True)
