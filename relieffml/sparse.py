@@ -255,11 +255,15 @@ def _row_bases(spec, N, out):
         out[j] = s
 
 class Postings(NamedTuple):
-    "The posting lists of a spec's CSR rows: column f's rows crow[cptr[f]:cptr[f+1]] (ascending), values cval; B_j of each row."
+    """The posting lists of a spec's CSR rows: column f's rows crow[cptr[f]:cptr[f+1]] (ascending), values cval; B_j of each row;
+    for a column of one stored value kval[f] held by more than half the rows, the rows lacking it krow[kptr[f]:kptr[f+1]] (else NaN)."""
     cptr: np.ndarray
     crow: np.ndarray
     cval: np.ndarray
     rbase: np.ndarray
+    kptr: np.ndarray = np.zeros(0, np.int64)
+    krow: np.ndarray = np.zeros(0, np.int64)
+    kval: np.ndarray = np.zeros(0)
 
 NO_POSTINGS = Postings(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0))   # search by `sparse_tile`
 
@@ -271,7 +275,22 @@ def posting_lists(spec)->Postings:
     csc.sort_indices()
     rbase = np.empty(N)
     _row_bases(spec, N, rbase)
-    return Postings(csc.indptr.astype(np.int64), csc.indices.astype(np.int64), np.ascontiguousarray(csc.data, np.float64), rbase)
+    cptr, crow, cval = csc.indptr.astype(np.int64), csc.indices.astype(np.int64), np.ascontiguousarray(csc.data, np.float64)
+    return Postings(cptr, crow, cval, rbase, *_complements(cptr, crow, cval, N))
+
+def _complements(cptr, crow, cval, N):
+    "`Postings.kptr`, `krow`, `kval`: the rows lacking each column held by more than N/2 rows, all with one value."
+    D, n = cptr.shape[0] - 1, np.diff(cptr)
+    lo, hi = np.full(D, np.inf), np.full(D, -np.inf)
+    col = np.repeat(np.arange(D), n)
+    np.minimum.at(lo, col, cval); np.maximum.at(hi, col, cval)
+    kval = np.where((2 * n > N) & (lo == hi), lo, np.nan)          # NaN values never compare equal: not taken
+    kptr, rows = np.zeros(D + 1, np.int64), []
+    for f in np.flatnonzero(~np.isnan(kval)):
+        has = np.zeros(N, bool); has[crow[cptr[f]:cptr[f + 1]]] = True
+        rows.append(np.flatnonzero(~has)); kptr[f + 1] = N - n[f]
+    np.cumsum(kptr, out=kptr)
+    return kptr, (np.concatenate(rows) if rows else np.zeros(0, np.int64)).astype(np.int64), kval
 
 # %% ../nbs/01b_sparse.ipynb #f78ac87e
 @numba.njit(**NJIT)
@@ -289,24 +308,31 @@ def _tile_support(xs, s, spec, out):
 def posting_tile(Xs, S, spec, post, out, check):
     """out[t, j] as `sparse_tile` computes it (rows `S`, −1: a query), by eq. (3): the corrections accumulated
     over the postings of each sample's support, then B_t + B_j − C_tj. `check`: sums are not exact, and a
-    distance whose rounding bound exceeds a quarter of the near-tie bound is summed strictly."""
+    distance whose rounding bound exceeds a quarter of the near-tie bound is summed strictly. Exact sums (`ints`): a
+    column of one value `kval[f]` adds its correction to every row and takes it back from the rows lacking it."""
     N, D = out.shape[1], Xs.shape[1]
     sup = np.empty(D, np.int64)
     for t in range(TILE):
         row, xs = out[t], Xs[t]
         n = _tile_support(xs, S[t], spec, sup)
         row[:] = 0.0
-        bt = 0.0
+        bt = 0.0; off = 0.0
         for r in range(n):                                  # the posting walk
             f = sup[r]
             x, z = xs[f], spec.zero[f]
             zt = _term(f, x, z, spec); bt += zt
+            if spec.ints and post.kval.shape[0] > 0 and post.kval[f] == post.kval[f]:   # the complement's walk
+                v = post.kval[f]
+                c = (zt + _term(f, z, v, spec)) - _term(f, x, v, spec)
+                off += c
+                for u in range(post.kptr[f], post.kptr[f + 1]): row[post.krow[u]] -= c
+                continue
             for u in range(post.cptr[f], post.cptr[f + 1]):
                 v = post.cval[u]
                 row[post.crow[u]] += (zt + _term(f, z, v, spec)) - _term(f, x, v, spec)
         for j in range(N):                                  # the O(N) pass
             rb = post.rbase[j]
-            d = max((bt + rb) - row[j], 0.0)
+            d = max((bt + rb) - (row[j] + off), 0.0)
             row[j] = d
             if check:
                 e = (n + (spec.indptr[j + 1] - spec.indptr[j]) + 3) * (2.0 * (bt + rb) + d)
