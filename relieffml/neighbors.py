@@ -21,7 +21,7 @@ from numba.core import types
 from numba.extending import overload
 from .config import NJIT, NJIT_PARALLEL, NJIT_STRICT, CHUNK, n_blocks, numba_threads, driver_parts
 from .distances import Prepared, DistanceSpec, distance_spec, strict_sum, naive_distance, distance_tile, TILE, row_at, add_diffs, prepare, binary_rows
-from .sparse import Postings, NO_POSTINGS, posting_lists, posting_tile, sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input, sparse_diff_terms
+from .sparse import Postings, NO_POSTINGS, posting_lists, posting_tile, sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input, sparse_diff_terms, zero_terms, sparse_add_diffs_g
 
 # %% ../nbs/02_neighbors.ipynb #28763354
 def naive_weka_sort(a):
@@ -579,7 +579,7 @@ def _scan_pools(ws, t, spec, pools, tol, M, tiled=False, rows=False):
 @numba.njit(**NJIT)
 def _scan_rows(ws, t, pools):
     """Weka's scan of every pool flagged `pools.rsmall` for tile row t at once, on exact sums: the rows in index
-    order, each offered to the pools holding it (`rptr`, `rpool`). Once all are full, a row farther than `bar`,
+    order, each offered to the pools holding it (`rptr`, `rpool`). Once all are full, a row not closer than `bar`,
     a bound on their worst refreshed every 256 rows, is offered to none: each of them would pass it by."""
     s, drow, k, P = ws.S[t], ws.drow[t], pools.k, ws.cnt.shape[1]
     idx, dist, cnt = ws.idx[t], ws.dist[t], ws.cnt[t]
@@ -589,7 +589,7 @@ def _scan_rows(ws, t, pools):
     bar, nxt = np.inf, 0
     for j in range(drow.shape[0]):
         d = drow[j]
-        if d > bar or j == s: continue
+        if d >= bar or j == s: continue
         for e in range(pools.rptr[j], pools.rptr[j + 1]):
             p = pools.rpool[e]; c = cnt[p]
             if c < k:                                     # the first k members stored as they come
@@ -948,13 +948,18 @@ def flush(acc, ws, u, spec):
     if last: _flush_tile(acc, ws, spec)
     xs = ws.Xs[u]
     if spec.indptr.shape[0] > 0: _zero_baselines(acc, ws, u, n, spec)
-    for s in range(_group_by_neighbour(ws, n)):
+    nd = _group_by_neighbour(ws, n)
+    nnz, D = spec.indices.shape[0], acc.shape[1]             # sparse, neighbours' entries ≥ 2D: diff(x_s, z) once
+    g = np.empty(D if (nnz > 0 and nd * nnz >= 2 * D * (spec.indptr.shape[0] - 1)) else 0)
+    if g.shape[0] > 0: zero_terms(xs, spec, g)
+    for s in range(nd):
         j = ws.dj[s]; ws.pos[j] = -1
         e, a0, c, one = ws.head[s], ws.ea[ws.head[s]], 0.0, True
         while e >= 0:
             one = one and ws.ea[e] == a0; c += ws.ec[e]; e = ws.nxt[e]
         if one:                                           # one accumulator: the summed coefficient, one pass
-            if c != 0.0: _add_diffs_at(acc, a0, xs, spec, j, c)
+            if c != 0.0 and g.shape[0] > 0: sparse_add_diffs_g(acc[a0], xs, g, spec, j, c)
+            elif c != 0.0: _add_diffs_at(acc, a0, xs, spec, j, c)
             continue
         e = ws.head[s]
         if spec.indptr.shape[0] > 0:                      # sparse: row j's correction terms once, then per accumulator
