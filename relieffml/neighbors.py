@@ -21,7 +21,7 @@ from numba.core import types
 from numba.extending import overload
 from .config import NJIT, NJIT_PARALLEL, NJIT_STRICT, CHUNK, n_blocks, numba_threads, driver_parts
 from .distances import Prepared, DistanceSpec, distance_spec, strict_sum, naive_distance, distance_tile, TILE, row_at, add_diffs, prepare, binary_rows
-from .sparse import Postings, NO_POSTINGS, posting_lists, posting_tile, sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input, sparse_diff_terms
+from .sparse import Postings, NO_POSTINGS, posting_lists, posting_tile, sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input, sparse_diff_terms, zero_terms, sparse_add_diffs_g
 
 # %% ../nbs/02_neighbors.ipynb #28763354
 def naive_weka_sort(a):
@@ -249,6 +249,9 @@ class PoolSpec(NamedTuple):
     k: int              # neighbours per pool
     ordered: bool       # lists sorted in Weka's order (False: only the set counts, for rules weighting all alike)
     full: int = -1      # a pool holding every row (−1: none)
+    rptr: np.ndarray = np.zeros(0, np.int64)   # N+1 offsets: the row-scanned pools (`rsmall`) holding row j are
+    rpool: np.ndarray = np.zeros(0, np.int64)  # rpool[rptr[j]:rptr[j+1]]; empty: none (`_scan_rows`)
+    rsmall: np.ndarray = np.zeros(0, np.uint8) # P 1: the pool is scanned row by row on exact sums
 
 @numba.njit(**NJIT)
 def knn_workspace(N, D, P, k, nd=-1):
@@ -530,9 +533,10 @@ def _replay_pool(ws, t, p, pools, ne, n, theta):
 
 # %% ../nbs/02_neighbors.ipynb #67ceb5a1
 @numba.njit(**NJIT)
-def _scan_pools(ws, t, spec, pools, tol, M, tiled=False):
+def _scan_pools(ws, t, spec, pools, tol, M, tiled=False, rows=False):
     """Every pool's k nearest of tile row t, sorted, from its distance row `ws.drow[t]`; the candidate list aims
-    at `M` rows (`M = 0`: scan every pool in full). `tiled`: the small pools' sets found by `_tile_pools` stay."""
+    at `M` rows (`M = 0`: scan every pool in full). `tiled`: the small pools' sets found by `_tile_pools` stay;
+    `rows`: those found by `_scan_rows` (`pools.rsmall`)."""
     N, k = ws.drow.shape[1], pools.k
     n, theta, theta2 = 0, np.inf, np.inf
     if M > 0: n, theta, theta2 = _nearest_candidates(ws.S[t], ws.drow[t], M, tol, ws.G, ws.Gs)
@@ -541,6 +545,7 @@ def _scan_pools(ws, t, spec, pools, tol, M, tiled=False):
     hp = -1                                               # a large pool holding the head, its answer found
     for p in range(ws.cnt.shape[1]):
         if tiled and ws.cnt[t, p] >= 0 and tile_pool(pools.pptr[p + 1] - pools.pptr[p], k): continue
+        if rows and pools.rsmall[p] != 0: continue
         c, done = -1, False
         large = M > 0 and (pools.pptr[p + 1] - pools.pptr[p]) * n >= 2 * (k + 1) * N   # expect 2(k+1) members on the list
         if large and hp >= 0 and ws.pm[p] == 0:           # `_fast_pool` would answer as for pool hp
@@ -569,6 +574,35 @@ def _scan_pools(ws, t, spec, pools, tol, M, tiled=False):
                            ws.dist[t, p], ws.exact[p], tol, ws.Xs[t], spec)
         if not done and pools.ordered: _finish_pool(ws, t, p, c, tol, spec)
         ws.cnt[t, p] = c
+
+# %% ../nbs/02_neighbors.ipynb #r0ws5c4n
+@numba.njit(**NJIT)
+def _scan_rows(ws, t, pools):
+    """Weka's scan of every pool flagged `pools.rsmall` for tile row t at once, on exact sums: the rows in index
+    order, each offered to the pools holding it (`rptr`, `rpool`). Once all are full, a row not closer than `bar`,
+    a bound on their worst refreshed every 256 rows, is offered to none: each of them would pass it by."""
+    s, drow, k, P = ws.S[t], ws.drow[t], pools.k, ws.cnt.shape[1]
+    idx, dist, cnt = ws.idx[t], ws.dist[t], ws.cnt[t]
+    wt, wd, nfree = np.zeros(P, np.int64), np.full(P, np.inf), 0
+    for p in range(P):
+        if pools.rsmall[p] != 0: cnt[p] = 0; nfree += 1
+    bar, nxt = np.inf, 0
+    for j in range(drow.shape[0]):
+        d = drow[j]
+        if d >= bar or j == s: continue
+        for e in range(pools.rptr[j], pools.rptr[j + 1]):
+            p = pools.rpool[e]; c = cnt[p]
+            if c < k:                                     # the first k members stored as they come
+                idx[p, c] = j; dist[p, c] = d; cnt[p] = c + 1
+                if c + 1 == k: wt[p] = first_worst(dist[p], k); wd[p] = dist[p, wt[p]]; nfree -= 1
+            elif d < wd[p]:                               # strictly closer: evict the first worst
+                idx[p, wt[p]] = j; dist[p, wt[p]] = d
+                wt[p] = first_worst(dist[p], k); wd[p] = dist[p, wt[p]]
+        if nfree == 0 and j >= nxt:
+            bar, nxt = 0.0, j + 256
+            for p in range(P):
+                if pools.rsmall[p] != 0: bar = max(bar, wd[p])
+
 
 # %% ../nbs/02_neighbors.ipynb #fa05096f
 @numba.njit(**NJIT)
@@ -601,7 +635,17 @@ def pool_spec(pools, k:int, exclude_self:bool=True, ordered:bool=True)->PoolSpec
     k = int(max(1, min(k, pools.shape[0] - 1 if exclude_self else pools.shape[0])))
     full = np.flatnonzero(np.diff(pptr) == pools.shape[0])
     return PoolSpec(pptr, pids, np.ascontiguousarray(pools != 0, dtype=np.uint8), k, bool(ordered),
-                    int(full[0]) if len(full) else -1)
+                    int(full[0]) if len(full) else -1, *_row_lists(pools, pptr, k))
+
+def _row_lists(pools, pptr, k):
+    "`PoolSpec.rptr`, `rpool`, `rsmall`: the pools of more than k and at most N/6 members, listed by row (`_scan_rows`)."
+    N = pools.shape[0]
+    size = np.diff(pptr)
+    small = (size > k) & (6 * size <= N)
+    rows, cols = np.nonzero(pools[:, small])             # row-major: each row's pools ascending
+    rptr = np.zeros(N + 1, np.int64)
+    np.cumsum(np.bincount(rows, minlength=N), out=rptr[1:])
+    return rptr, np.flatnonzero(small)[cols].astype(np.int64), small.astype(np.uint8)
 
 # %% ../nbs/02_neighbors.ipynb #f1123f31
 @numba.njit(**NJIT)
@@ -639,8 +683,12 @@ def knn_tile(ws, spec, pools, post):
     if spec.pw == 2: root_rows(ws.drow)
     M = max(8 * (pools.k + 1), 64)
     tiled = not pools.ordered and tol >= 0                  # sets only, on fast sums: the small pools at once
+    rows = not pools.ordered and tol < 0 and pools.rptr.shape[0] > 0   # sets only, exact sums: row by row
+    rest = ws.cnt.shape[1] - (pools.rsmall.sum() if rows else 0)      # pools `_scan_pools` answers
     if tiled: _tile_pools(ws, pools, tol)
-    for t in range(TILE): _scan_pools(ws, t, spec, pools, tol, M, tiled)
+    for t in range(TILE):
+        if rows: _scan_rows(ws, t, pools)
+        if rest > 0: _scan_pools(ws, t, spec, pools, tol, M, tiled, rows)
 
 # %% ../nbs/02_neighbors.ipynb #2af9783d
 def apply_rule(rule, b, i, ws, u, spec):
@@ -900,13 +948,18 @@ def flush(acc, ws, u, spec):
     if last: _flush_tile(acc, ws, spec)
     xs = ws.Xs[u]
     if spec.indptr.shape[0] > 0: _zero_baselines(acc, ws, u, n, spec)
-    for s in range(_group_by_neighbour(ws, n)):
+    nd = _group_by_neighbour(ws, n)
+    nnz, D = spec.indices.shape[0], acc.shape[1]             # sparse, neighbours' entries ≥ 2D: diff(x_s, z) once
+    g = np.empty(D if (nnz > 0 and nd * nnz >= 2 * D * (spec.indptr.shape[0] - 1)) else 0)
+    if g.shape[0] > 0: zero_terms(xs, spec, g)
+    for s in range(nd):
         j = ws.dj[s]; ws.pos[j] = -1
         e, a0, c, one = ws.head[s], ws.ea[ws.head[s]], 0.0, True
         while e >= 0:
             one = one and ws.ea[e] == a0; c += ws.ec[e]; e = ws.nxt[e]
         if one:                                           # one accumulator: the summed coefficient, one pass
-            if c != 0.0: _add_diffs_at(acc, a0, xs, spec, j, c)
+            if c != 0.0 and g.shape[0] > 0: sparse_add_diffs_g(acc[a0], xs, g, spec, j, c)
+            elif c != 0.0: _add_diffs_at(acc, a0, xs, spec, j, c)
             continue
         e = ws.head[s]
         if spec.indptr.shape[0] > 0:                      # sparse: row j's correction terms once, then per accumulator

@@ -6,8 +6,8 @@ Docs: https://relieffml.github.io/relieffml/sparse.html.md"""
 
 # %% auto #0
 __all__ = ['NO_POSTINGS', 'prepare_sparse', 'prepare_input', 'densify', 'sparse_row', 'sparse_exact', 'sparse_support',
-           'sparse_exact_support', 'sparse_tile', 'zero_diffs', 'zero_diffs_row', 'sparse_add_diffs',
-           'sparse_diff_terms', 'Postings', 'posting_lists', 'posting_tile']
+           'sparse_exact_support', 'sparse_tile', 'zero_diffs', 'zero_diffs_row', 'sparse_add_diffs', 'zero_terms',
+           'sparse_add_diffs_g', 'sparse_diff_terms', 'Postings', 'posting_lists', 'posting_tile']
 
 # %% ../nbs/01b_sparse.ipynb #c59aa91e
 import numpy as np
@@ -50,9 +50,11 @@ def prepare_sparse(X, nominal, n_values=None)->Prepared:
     mn, mx, implicit = _column_stats(X)
     nv = np.zeros(D, np.int64) if n_values is None else np.asarray(n_values, np.int64)
     base = prepare(np.vstack([mn, mx]), nominal, np.where(nv > 0, nv, _distinct_codes(X, nominal, implicit)))
-    f = X.indices
-    entries = Prepared(np.empty((0, X.nnz)), base.is_nominal[f], base.missing_nominal[f], base.lo[f], base.rng[f], False)
-    data = entries.apply(X.data[None, :])[0]
+    data = np.empty(X.nnz)
+    for a in range(0, X.nnz, 1 << 16):               # the entries' constants a slice at a time: no nnz-long temporaries
+        f = X.indices[a:a + (1 << 16)]
+        entries = Prepared(np.empty((0, len(f))), base.is_nominal[f], base.missing_nominal[f], base.lo[f], base.rng[f], False)
+        data[a:a + len(f)] = entries.apply(X.data[None, a:a + len(f)])[0]
     zero = np.where(implicit, base.apply(np.zeros((1, D)))[0], 0.0)
     csr = sp.csr_matrix((data, X.indices, X.indptr), shape=(N, D))
     return Prepared(np.empty((0, D)), base.is_nominal, base.missing_nominal, base.lo, base.rng, bool(np.isnan(X.data).any()),
@@ -231,6 +233,28 @@ def sparse_add_diffs(acc, xs, spec, j, coef):
         f = spec.indices[u]
         acc[f] += coef * _corr_term(f, xs[f], spec.data[u], spec.zero[f], spec)
 
+# %% ../nbs/01b_sparse.ipynb #i31zterm
+@numba.njit(**NJIT)
+def zero_terms(xs, spec, g):
+    "g[f] = diff(f, xs_f, z_f) for every feature: the second term of each of sample xs's corrections, once a sample."
+    for f in range(g.shape[0]): g[f] = _dterm(f, xs[f], spec.zero[f], spec)
+
+@numba.njit(**NJIT)
+def sparse_add_diffs_g(acc, xs, g, spec, j, coef):
+    """`sparse_add_diffs` given `zero_terms`' g: the very same terms, with one load for diff(f, xs_f, z_f).
+    For samples with many neighbours, whose O(D) `zero_terms` is then small (ReliefF-ML, MLRF: ~1 200 rows)."""
+    a, b = _span(spec, j)
+    indices, data = spec.indices, spec.data
+    if spec.dmode == 0:
+        for u in range(a, b):
+            f = indices[u]
+            acc[f] += coef * (abs(xs[f] - data[u]) - g[f])
+    else:
+        for u in range(a, b):
+            f = indices[u]
+            acc[f] += coef * (_dterm(f, xs[f], data[u], spec) - g[f])
+
+
 # %% ../nbs/01b_sparse.ipynb #5413ba89
 @numba.njit(**NJIT)
 def sparse_diff_terms(xs, spec, j, out, baseline=False):
@@ -255,11 +279,15 @@ def _row_bases(spec, N, out):
         out[j] = s
 
 class Postings(NamedTuple):
-    "The posting lists of a spec's CSR rows: column f's rows crow[cptr[f]:cptr[f+1]] (ascending), values cval; B_j of each row."
+    """The posting lists of a spec's CSR rows: column f's rows crow[cptr[f]:cptr[f+1]] (ascending), values cval; B_j of each row;
+    for a column of one stored value kval[f] held by more than half the rows, the rows lacking it krow[kptr[f]:kptr[f+1]] (else NaN)."""
     cptr: np.ndarray
     crow: np.ndarray
     cval: np.ndarray
     rbase: np.ndarray
+    kptr: np.ndarray = np.zeros(0, np.int64)
+    krow: np.ndarray = np.zeros(0, np.int64)
+    kval: np.ndarray = np.zeros(0)
 
 NO_POSTINGS = Postings(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0))   # search by `sparse_tile`
 
@@ -267,11 +295,44 @@ def posting_lists(spec)->Postings:
     "The posting lists of a spec's CSR rows (their CSC) and each row's B_j: `posting_tile`'s input."
     if spec.indptr.shape[0] == 0 or spec.rows.shape[0] > 0: raise ValueError("posting lists need CSR rows without a row map")
     N, D = spec.indptr.shape[0] - 1, spec.Xn.shape[1]
-    csc = sp.csr_matrix((spec.data, spec.indices, spec.indptr), shape=(N, D)).tocsc()
-    csc.sort_indices()
+    cptr, crow, cval = np.zeros(D + 1, np.int64), np.empty(spec.indices.shape[0], np.int64), np.empty(spec.data.shape[0])
+    _transpose(spec.indptr, spec.indices, spec.data, cptr, crow, cval)     # in place of scipy's tocsc: no copies between
     rbase = np.empty(N)
     _row_bases(spec, N, rbase)
-    return Postings(csc.indptr.astype(np.int64), csc.indices.astype(np.int64), np.ascontiguousarray(csc.data, np.float64), rbase)
+    return Postings(cptr, crow, cval, rbase, *_complements(cptr, crow, cval, N))
+
+@numba.njit(**NJIT)
+def _transpose(indptr, indices, data, cptr, crow, cval):
+    "The CSC (`cptr` zeroed, D+1) of CSR rows by a counting sort: each column's rows ascending, every stored entry kept."
+    for u in range(indices.shape[0]): cptr[indices[u] + 1] += 1
+    for f in range(cptr.shape[0] - 1): cptr[f + 1] += cptr[f]
+    nxt = cptr[:-1].copy()
+    for j in range(indptr.shape[0] - 1):
+        for u in range(indptr[j], indptr[j + 1]):
+            q = nxt[indices[u]]; crow[q] = j; cval[q] = data[u]; nxt[indices[u]] = q + 1
+
+@numba.njit(**NJIT)
+def _one_value(cptr, cval, N, kval):
+    "kval[f] = the one value column f stores, if more than N/2 rows store it and none is NaN; else NaN."
+    for f in range(cptr.shape[0] - 1):
+        a, b = cptr[f], cptr[f + 1]
+        kval[f] = np.nan
+        if 2 * (b - a) <= N: continue
+        same = True
+        for u in range(a, b): same = same and cval[u] == cval[a]
+        if same: kval[f] = cval[a]                  # a NaN never equals itself: not taken
+
+def _complements(cptr, crow, cval, N):
+    "`Postings.kptr`, `krow`, `kval`: the rows lacking each column held by more than N/2 rows, all with one value."
+    D, n = cptr.shape[0] - 1, np.diff(cptr)
+    kval = np.empty(D)
+    _one_value(cptr, cval, N, kval)
+    kptr, rows = np.zeros(D + 1, np.int64), []
+    for f in np.flatnonzero(~np.isnan(kval)):
+        has = np.zeros(N, bool); has[crow[cptr[f]:cptr[f + 1]]] = True
+        rows.append(np.flatnonzero(~has)); kptr[f + 1] = N - n[f]
+    np.cumsum(kptr, out=kptr)
+    return kptr, (np.concatenate(rows) if rows else np.zeros(0, np.int64)).astype(np.int64), kval
 
 # %% ../nbs/01b_sparse.ipynb #f78ac87e
 @numba.njit(**NJIT)
@@ -289,24 +350,31 @@ def _tile_support(xs, s, spec, out):
 def posting_tile(Xs, S, spec, post, out, check):
     """out[t, j] as `sparse_tile` computes it (rows `S`, −1: a query), by eq. (3): the corrections accumulated
     over the postings of each sample's support, then B_t + B_j − C_tj. `check`: sums are not exact, and a
-    distance whose rounding bound exceeds a quarter of the near-tie bound is summed strictly."""
+    distance whose rounding bound exceeds a quarter of the near-tie bound is summed strictly. Exact sums (`ints`): a
+    column of one value `kval[f]` adds its correction to every row and takes it back from the rows lacking it."""
     N, D = out.shape[1], Xs.shape[1]
     sup = np.empty(D, np.int64)
     for t in range(TILE):
         row, xs = out[t], Xs[t]
         n = _tile_support(xs, S[t], spec, sup)
         row[:] = 0.0
-        bt = 0.0
+        bt = 0.0; off = 0.0
         for r in range(n):                                  # the posting walk
             f = sup[r]
             x, z = xs[f], spec.zero[f]
             zt = _term(f, x, z, spec); bt += zt
+            if spec.ints and post.kval.shape[0] > 0 and post.kval[f] == post.kval[f]:   # the complement's walk
+                v = post.kval[f]
+                c = (zt + _term(f, z, v, spec)) - _term(f, x, v, spec)
+                off += c
+                for u in range(post.kptr[f], post.kptr[f + 1]): row[post.krow[u]] -= c
+                continue
             for u in range(post.cptr[f], post.cptr[f + 1]):
                 v = post.cval[u]
                 row[post.crow[u]] += (zt + _term(f, z, v, spec)) - _term(f, x, v, spec)
         for j in range(N):                                  # the O(N) pass
             rb = post.rbase[j]
-            d = max((bt + rb) - row[j], 0.0)
+            d = max((bt + rb) - (row[j] + off), 0.0)
             row[j] = d
             if check:
                 e = (n + (spec.indptr[j + 1] - spec.indptr[j]) + 3) * (2.0 * (bt + rb) + d)

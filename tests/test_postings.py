@@ -51,6 +51,25 @@ def test_binary_distances_are_exact_integers():
     assert np.array_equal(got, want)
 
 
+def test_frequent_columns_walk_their_complement():
+    "Columns held by most rows: their complements are the rows lacking them, and walking those gives the brute-force distances."
+    rng = np.random.default_rng(5)
+    N, D = 41, 30
+    X = (rng.random((N, D)) < np.r_[np.full(8, 0.8), np.full(D - 8, 0.1)]).astype(float)
+    X[:, 0] = 1; X[:, 1] = 0; X[0, 1] = 1                      # one column every row holds, one only row 0 holds
+    for metric, nominal in (("manhattan", np.zeros(D, bool)), ("heom", np.arange(D) % 2 == 0)):
+        pr = prepare_sparse(sp.csr_matrix(X), nominal)
+        s, dn = distance_spec(pr, metric), densify(pr)                 # column 0 scales to 0
+        assert s.ints
+        ps = posting_lists(s)
+        kept = ~np.isnan(ps.kval)
+        assert np.array_equal(kept, 2 * X.sum(0) > N)
+        for f in np.flatnonzero(kept): assert np.array_equal(ps.krow[ps.kptr[f]:ps.kptr[f + 1]], np.flatnonzero(X[:, f] == 0))
+        for i0 in range(0, N - TILE, TILE):
+            got = np.empty((TILE, N))
+            posting_tile(dn[i0:i0 + TILE], np.arange(i0, i0 + TILE), s, ps, got, False)
+            assert np.array_equal(got, np.abs(X[i0:i0 + TILE, None, :] - X[None, :, :]).sum(-1))
+
 @pytest.mark.parametrize("metric", ["manhattan", "heom"])
 def test_cancellation_is_caught_by_the_rounding_guard(metric):
     "Rows repeating the sample to 1e-9 with 90 % stored: every distance within a quarter of the near-tie bound of the strict sum."
@@ -179,3 +198,31 @@ def test_infinite_values_are_refused_as_on_dense_input():
     X[2, 3] = np.inf
     with pytest.raises(ValueError, match="X"): RFML().fit(X, Y)
     with pytest.raises(ValueError, match="X"): RFML().fit(sp.csr_matrix(X), Y)
+
+
+# ------------------------------------------------------------------ pools scanned row by row
+def _store(spec, ps, N):
+    P = ps.pptr.shape[0] - 1
+    out = nb.StoreNeighbors(np.full((N, P, ps.k), -1, np.int64), np.full((N, P, ps.k), np.inf), np.zeros((N, P), np.int64))
+    nb.run_blocks(np.arange(N, dtype=np.int64), spec, ps, out)
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), k=st.integers(1, 6), csr=st.booleans(), split=st.booleans())
+def test_row_scan_gives_weka_scans_sets(seed, k, csr, split):
+    "`_scan_rows` (pools of k+1 to N/6 members, exact sums) keeps the very sets of each pool's own Weka scan (unordered: the set is all that counts)."
+    rng = np.random.default_rng(seed)
+    N, D, Q = int(rng.integers(60, 200)), int(rng.integers(3, 12)), int(rng.integers(2, 8))
+    X = (rng.random((N, D)) < rng.uniform(0.05, 0.5)).astype(float)        # integer distances: ties everywhere
+    Y = (rng.random((N, Q)) < rng.uniform(0.03, 0.2, Q)).astype(np.uint8)
+    Y[:, 0] = 0; Y[rng.choice(N, k + 1 + int(rng.integers(0, 3)), replace=False), 0] = 1   # one pool surely row-scanned
+    if split: Y = np.column_stack([Y, 1 - Y, np.ones(N, np.uint8)])         # RF-BR's pools: small, large, everyone
+    pr = prepare_sparse(sp.csr_matrix(X), np.zeros(D, bool)) if csr else prepare(X, np.zeros(D, bool))
+    spec = distance_spec(pr, "heom")
+    assert spec.ints
+    ps = nb.pool_spec(Y, k, ordered=False)
+    assert ps.rsmall[0] == 1
+    old = ps._replace(rptr=np.zeros(0, np.int64))
+    got, want = _store(spec, ps, N), _store(spec, old, N)
+    assert np.array_equal(got.cnt, want.cnt) and np.array_equal(np.sort(got.idx, -1), np.sort(want.idx, -1))

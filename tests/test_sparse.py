@@ -150,6 +150,23 @@ def test_updates_equal_the_dense_ones(problem, data):
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * len(nb))
 
 
+@settings(max_examples=60, deadline=None)
+@given(problem=sparse_problems(), data=st.data(), manhattan=st.booleans())
+def test_updates_given_the_zero_terms_are_the_same_bits(problem, data, manhattan):
+    "`sparse_add_diffs_g` (diff(x_s, z) loaded from `zero_terms`) adds exactly what `sparse_add_diffs` adds, in either update flavour."
+    from relieffml.sparse import zero_terms, sparse_add_diffs_g
+    X, nominal, explicit = problem
+    pr = prepare_sparse(to_csr(X, explicit), nominal)
+    s = distance_spec(pr, "manhattan" if manhattan else "heom")
+    xs = densify(pr, [data.draw(st.integers(0, len(X) - 1))])[0]
+    g = np.empty(X.shape[1]); zero_terms(xs, s, g)
+    got, want = np.zeros(X.shape[1]), np.zeros(X.shape[1])
+    for j in data.draw(st.lists(st.integers(0, len(X) - 1), min_size=1, max_size=6)):
+        c = data.draw(st.floats(-2, 2))
+        sparse_add_diffs_g(got, xs, g, s, j, c); sparse_add_diffs(want, xs, s, j, c)
+    assert np.array_equal(got, want)
+
+
 def test_row_map_selects_csr_rows():
     rng = np.random.default_rng(4)
     X = rng.integers(0, 3, (12, 5)) * (rng.random((12, 5)) < 0.4) * 1.0
