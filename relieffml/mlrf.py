@@ -37,11 +37,14 @@ def discretize(X, nominal=None, n_bins:int=10)->np.ndarray:
     if X.ndim == 1: X = X[:, None]
     if int(n_bins) < 2: raise ValueError(f"n_bins must be an int >= 2, got {n_bins!r}")
     nominal = np.zeros(X.shape[1], bool) if nominal is None else np.asarray(nominal, bool)
+    if nominal.shape != (X.shape[1],): raise ValueError(f"nominal must be a bool mask of X's {X.shape[1]} columns, got shape {nominal.shape}")
     out = np.empty(X.shape, np.int64)
     for f in range(X.shape[1]):
         x = X[:, f]
         if nominal[f]:
             nan = np.isnan(x)
+            bad = x[~nan][~np.isfinite(x[~nan]) | (x[~nan] < 0) | (x[~nan] != np.floor(x[~nan]))]
+            if bad.size: raise ValueError(f"nominal column {f} of X must hold non-negative integer codes (or NaN), got {bad[0]!r}")
             out[:, f] = np.where(nan, np.nanmax(x) + 1 if not nan.all() else 0, np.nan_to_num(x)).astype(np.int64)
         else: out[:, f] = _bin_codes(x, int(n_bins))
     return out

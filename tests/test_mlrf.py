@@ -334,3 +334,14 @@ def test_mlrf_bad_targets(Y, match):
 def test_discretize_bad_bins():
     with pytest.raises(ValueError, match="n_bins"):
         discretize(np.arange(5.0), n_bins=1)
+
+
+@pytest.mark.parametrize("bad", [1.5, -1.0, np.inf])
+def test_discretize_refuses_nominal_values_that_are_not_codes(bad):
+    # a non-integer code would be truncated into another category, a negative or infinite one into garbage
+    X = np.array([[0.0, 0.1], [1.0, 0.2], [bad, 0.3], [np.nan, 0.4]])
+    with pytest.raises(ValueError, match="nominal column 0 of X must hold non-negative integer codes"):
+        discretize(X, nominal=[True, False])
+    with pytest.raises(ValueError, match="nominal must be a bool mask of X's 1 columns"):
+        discretize(X[:, 1:], nominal=[True, False])
+    np.testing.assert_array_equal(discretize(X[[0, 1, 3]], nominal=[True, False], n_bins=2)[:, 0], [0, 1, 2])  # NaN: max + 1
