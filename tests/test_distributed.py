@@ -130,7 +130,7 @@ def test_client_going_away_is_a_runtime_error():
         src, _ = as_dask_features(X, "auto", block_size=64)
         prep, out = src.prepare_stats(), {}
         def fit():
-            try: out["r"] = dask_knn_pools(src, prep, np.arange(0, 200_000, 50), np.ones((200_000, 1)), 5)
+            try: out["r"] = dask_knn_pools(src, prep, np.arange(0, 200_000, 10), np.ones((200_000, 1)), 5)
             except Exception as e: out["e"] = e
         t = threading.Thread(target=fit); t.start(); time.sleep(2); client.close(); t.join(60)
         assert not t.is_alive(), "the fit hangs after the client closed"
