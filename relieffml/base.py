@@ -54,14 +54,17 @@ def _float_matrix(X)->np.ndarray:
 
 # %% ../nbs/05_base.ipynb #118e3a15
 def _sparse_matrix(X):
-    "X as a canonical CSR float64 N×D matrix (sorted, duplicates summed, explicit zeros dropped, NaN kept), or a ValueError."
+    """X as a canonical CSR float64 N×D matrix (sorted, duplicates summed, explicit zeros dropped, NaN kept), or a ValueError.
+    A canonical CSR float64 `X` is passed through with its arrays (no copy: they are only read)."""
     if X.dtype.kind == 'c': raise ValueError("X is complex: Complex data not supported")
     if X.dtype.kind not in 'biuf': raise ValueError(f"X must be numeric (NaN for missing values), got a sparse matrix of dtype {X.dtype}")
     if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got {X.ndim}-D with shape {X.shape}")
     if X.shape[1] < 1: raise ValueError(f"X has 0 feature(s) (shape={X.shape}) while a minimum of 1 is required.")
     if X.shape[0] < 2: raise ValueError(f"X needs at least 2 instances, got n_samples = {X.shape[0]}")
-    X = sp.csr_matrix(X, dtype=np.float64, copy=True)
-    X.sum_duplicates(); X.eliminate_zeros()
+    S = sp.csr_matrix(X, dtype=np.float64, copy=False)   # X's own arrays when it is CSR float64: never written to
+    if not (S.has_canonical_format and S.data.all()):     # unsorted, duplicates or explicit zeros: a fixed copy
+        S = S.copy(); S.sum_duplicates(); S.eliminate_zeros()
+    X = S
     if np.isinf(X.data).any(): raise ValueError("X contains infinite values; use NaN for missing values")
     return X
 
@@ -114,6 +117,12 @@ def in_memory_target(y, name:str):
     "Refuse a target held by Dask: it is small, so say how to bring it in instead of computing it silently."
     if is_dask_collection(y): raise ValueError(f"{name} is a dask collection: the target must be in memory (pass {name}.compute()); only X may stay on the workers")
 
+def _zero_one(Y)->bool:
+    "Every entry of the numeric array `Y` is 0 or 1; integers by their extremes (no N×Q temporaries: `np.isin` made 12× Y's bytes)."
+    if Y.dtype.kind == 'b' or Y.size == 0: return True
+    if Y.dtype.kind in 'iu': return bool(Y.min() >= 0 and Y.max() <= 1)
+    return bool(((Y == 0) | (Y == 1)).all())
+
 def as_label_matrix(Y, n:int)->np.ndarray:
     "Validated uint8 N×Q label matrix (a 1-D 0/1 vector is one label)."
     in_memory_target(Y, 'Y')
@@ -125,7 +134,7 @@ def as_label_matrix(Y, n:int)->np.ndarray:
     if Y.shape[0] != n: raise ValueError(f"Y has {Y.shape[0]} rows but X has {n} instances")
     if Y.shape[1] < 1: raise ValueError("Y has no labels (0 columns)")
     if Y.dtype.kind == 'f' and np.isnan(Y).any(): raise ValueError("Y contains NaN: every label value must be 0 or 1")
-    if Y.dtype.kind not in 'biuf' or not np.isin(Y, (0, 1)).all():
+    if Y.dtype.kind not in 'biuf' or not _zero_one(Y):
         bad = Y[~np.isin(Y, (0, 1))] if Y.dtype.kind in 'biuf' else Y.ravel()
         raise ValueError(f"Y must contain only 0 and 1, got e.g. {bad.ravel()[0]!r}")
     return np.ascontiguousarray(Y, dtype=np.uint8)

@@ -243,7 +243,7 @@ def heom(prep:Prepared, a:int, b:int, w=None)->float:
     return float(np.sqrt(s))
 
 # %% ../nbs/01_distances.ipynb #ea7e4181
-_NONE_I, _NONE_F = np.zeros(0, np.int64), np.zeros(0)
+_NONE_I, _NONE_I32, _NONE_F = np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0)
 
 class DistanceSpec(NamedTuple):
     "Scaled rows and per-feature constants every distance, search and update kernel needs."
@@ -256,11 +256,12 @@ class DistanceSpec(NamedTuple):
     mode: int               # flavour of the search distance (`distance_mode`)
     dmode: int              # flavour of the per-feature differences of updates (p = 1, unweighted)
     rows: np.ndarray        # row map: global row j is Xn[rows[j]] (−1: absent); length 0 = identity
-    indptr: np.ndarray      # sparse X: the scaled CSR (length 0 when dense)
-    indices: np.ndarray
+    indptr: np.ndarray      # sparse X: the scaled CSR (length 0 when dense), int64 offsets,
+    indices: np.ndarray     # int32 columns and float64 values: the `Prepared.csr`'s own arrays, not copies
     data: np.ndarray
     zero: np.ndarray        # sparse X: D scaled value of an implicit entry
     ints: bool              # fast sums are exact: numeric values all 0 or 1, unit weights, no missing value
+    cone: np.ndarray = _NONE_F  # sparse X whose every column stores one value (binary words): that value (D), else empty
 
 def _own(a:np.ndarray)->np.ndarray:
     "`a`, or a writable copy of a read-only `a` (a memory-mapped pickle, a Dask chunk): numba compiles every kernel anew for read-only arrays."
@@ -271,12 +272,24 @@ def distance_spec(prep:Prepared, metric:str='manhattan', weights=None, has_missi
     D = prep.Xn.shape[1]
     pw = metric_power(metric)
     c = prep.csr
-    sparse = (_NONE_I, _NONE_I, _NONE_F, _NONE_F) if c is None else (
-        c.indptr.astype(np.int64), c.indices.astype(np.int64), c.data.astype(np.float64), _own(prep.zero))
-    return DistanceSpec(_own(prep.Xn), _own(prep.is_nominal), prep.is_nominal.astype(np.float64), _own(prep.missing_nominal),
+    if c is not None and D >= 2**31: raise ValueError(f"X has {D} features: sparse rows index them as int32 (at most 2**31 − 1)")
+    sparse = (_NONE_I, _NONE_I32, _NONE_F, _NONE_F) if c is None else (
+        c.indptr.astype(np.int64), _own(c.indices.astype(np.int32, copy=False)), _own(c.data.astype(np.float64, copy=False)), _own(prep.zero))
+    spec = DistanceSpec(_own(prep.Xn), _own(prep.is_nominal), prep.is_nominal.astype(np.float64), _own(prep.missing_nominal),
                         feature_weights_or_ones(weights, D), pw, distance_mode(prep, pw, weights is not None, has_missing),
                         distance_mode(prep, 1, False), _NONE_I if rows is None else np.ascontiguousarray(rows, np.int64),
                         *sparse, _exact_sums(prep, weights, has_missing))
+    return spec if c is None else spec._replace(cone=_column_values(spec.indices, spec.data, D))
+
+@numba.njit(**NJIT)
+def _column_values(indices, data, D):
+    "The one value every stored entry of column f holds, for each of the `D` columns of CSR entries (0 where none is stored); empty if a column holds two values or NaN."
+    cone, seen = np.zeros(D), np.zeros(D, np.bool_)
+    for u in range(indices.shape[0]):
+        f, v = indices[u], data[u]
+        if not (v == v) or (seen[f] and not (cone[f] == v)): return np.zeros(0)
+        cone[f] = v; seen[f] = True
+    return cone
 
 def _exact_sums(prep:Prepared, weights, has_missing)->bool:
     "Whether every per-feature term is 0 or 1, so that any order of summing gives the exact (integer) distance."

@@ -350,6 +350,8 @@ def _lazy_fit(est, X, Y):
     est.n_neighbors_ = _neighbour_count(est)
     est._check_k(Xv.shape[0])
     est.feature_weights_ = est._check_weights(Xv.shape[1])
+    if sp.issparse(Xv) and sp.issparse(Xin := getattr(X, 'X', X)) and np.shares_memory(Xv.data, Xin.data):
+        Xv = Xv.copy()                               # the learner keeps its rows: not the caller's arrays (`as_features` passes them through)
     est.prep_, est.Y_ = prepare_data(Xv, info['nominal'], info['n_values']), Y
     est.n_features_in_, est.n_outputs_ = Xv.shape[1], Y.shape[1]
     est.classes_ = [np.arange(2) for _ in range(Y.shape[1])]   # KNeighborsClassifier's multi-label form

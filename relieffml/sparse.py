@@ -19,10 +19,11 @@ from .distances import Prepared, prepare, diff, strict_sum, TILE
 
 # %% ../nbs/01b_sparse.ipynb #8c95a3e3
 def _as_csr(X):
-    "CSR float64 copy of a scipy.sparse `X` with sorted indices and duplicates summed."
-    X = sp.csr_matrix(X, dtype=np.float64, copy=True)
-    X.sum_duplicates()
-    return X
+    "A scipy.sparse `X` as CSR float64 with sorted indices and no duplicates: X's own arrays if it is so already (only read), else a copy with duplicates summed."
+    S = sp.csr_matrix(X, dtype=np.float64, copy=False)
+    if not S.has_canonical_format:
+        S = S.copy(); S.sum_duplicates()
+    return S
 
 def _column_stats(X):
     "Per column of CSR `X`: min and max of its values (implicit zeros included, NaN ignored), whether it has an implicit zero."
@@ -30,7 +31,8 @@ def _column_stats(X):
     implicit = np.bincount(X.indices, minlength=D) < N
     mn, mx = np.full(D, np.nan), np.full(D, np.nan)
     known = ~np.isnan(X.data)
-    np.fmin.at(mn, X.indices[known], X.data[known]); np.fmax.at(mx, X.indices[known], X.data[known])
+    f, v = (X.indices, X.data) if known.all() else (X.indices[known], X.data[known])    # no copies without NaN
+    np.fmin.at(mn, f, v); np.fmax.at(mx, f, v)
     mn[implicit], mx[implicit] = np.fmin(mn[implicit], 0.0), np.fmax(mx[implicit], 0.0)
     return mn, mx, implicit
 
@@ -50,11 +52,14 @@ def prepare_sparse(X, nominal, n_values=None)->Prepared:
     mn, mx, implicit = _column_stats(X)
     nv = np.zeros(D, np.int64) if n_values is None else np.asarray(n_values, np.int64)
     base = prepare(np.vstack([mn, mx]), nominal, np.where(nv > 0, nv, _distinct_codes(X, nominal, implicit)))
-    data = np.empty(X.nnz)
+    data = None                                       # X's own values while scaling leaves every bit of them (0/1 words)
     for a in range(0, X.nnz, 1 << 16):               # the entries' constants a slice at a time: no nnz-long temporaries
-        f = X.indices[a:a + (1 << 16)]
+        f, v = X.indices[a:a + (1 << 16)], X.data[a:a + (1 << 16)]
         entries = Prepared(np.empty((0, len(f))), base.is_nominal[f], base.missing_nominal[f], base.lo[f], base.rng[f], False)
-        data[a:a + len(f)] = entries.apply(X.data[None, a:a + len(f)])[0]
+        s = entries.apply(v[None, :])[0]
+        if data is None and not np.array_equal(s.view(np.int64), v.view(np.int64)): data = X.data.copy()
+        if data is not None: data[a:a + len(f)] = s
+    data = X.data if data is None else data
     zero = np.where(implicit, base.apply(np.zeros((1, D)))[0], 0.0)
     csr = sp.csr_matrix((data, X.indices, X.indptr), shape=(N, D))
     return Prepared(np.empty((0, D)), base.is_nominal, base.missing_nominal, base.lo, base.rng, bool(np.isnan(X.data).any()),
@@ -236,8 +241,11 @@ def sparse_add_diffs(acc, xs, spec, j, coef):
 # %% ../nbs/01b_sparse.ipynb #i31zterm
 @numba.njit(**NJIT)
 def zero_terms(xs, spec, g):
-    "g[f] = diff(f, xs_f, z_f) for every feature: the second term of each of sample xs's corrections, once a sample."
+    """g[f] = diff(f, xs_f, z_f) for every feature: the second term of each of sample xs's corrections, once a sample;
+    when every column stores one value v_f (`spec.cone`), the whole correction diff(f, xs_f, v_f) − diff(f, xs_f, z_f)."""
     for f in range(g.shape[0]): g[f] = _dterm(f, xs[f], spec.zero[f], spec)
+    if spec.cone.shape[0] > 0:
+        for f in range(g.shape[0]): g[f] = _dterm(f, xs[f], spec.cone[f], spec) - g[f]
 
 @numba.njit(**NJIT)
 def sparse_add_diffs_g(acc, xs, g, spec, j, coef):
@@ -245,7 +253,11 @@ def sparse_add_diffs_g(acc, xs, g, spec, j, coef):
     For samples with many neighbours, whose O(D) `zero_terms` is then small (ReliefF-ML, MLRF: ~1 200 rows)."""
     a, b = _span(spec, j)
     indices, data = spec.indices, spec.data
-    if spec.dmode == 0:
+    if spec.cone.shape[0] > 0:                            # g holds the corrections themselves
+        for u in range(a, b):
+            f = indices[u]
+            acc[f] += coef * g[f]
+    elif spec.dmode == 0:
         for u in range(a, b):
             f = indices[u]
             acc[f] += coef * (abs(xs[f] - data[u]) - g[f])
@@ -279,60 +291,72 @@ def _row_bases(spec, N, out):
         out[j] = s
 
 class Postings(NamedTuple):
-    """The posting lists of a spec's CSR rows: column f's rows crow[cptr[f]:cptr[f+1]] (ascending), values cval; B_j of each row;
-    for a column of one stored value kval[f] held by more than half the rows, the rows lacking it krow[kptr[f]:kptr[f+1]] (else NaN)."""
+    """The posting lists of a spec's CSR rows: column f's rows crow[cptr[f]:cptr[f+1]] (ascending, int32), their values cval
+    (empty when every column stores one value, `spec.cone`); B_j of each row; for a column of one stored value kval[f]
+    held by more than half the rows, the rows lacking it krow[kptr[f]:kptr[f+1]] (else NaN)."""
     cptr: np.ndarray
     crow: np.ndarray
     cval: np.ndarray
     rbase: np.ndarray
     kptr: np.ndarray = np.zeros(0, np.int64)
-    krow: np.ndarray = np.zeros(0, np.int64)
+    krow: np.ndarray = np.zeros(0, np.int32)
     kval: np.ndarray = np.zeros(0)
 
-NO_POSTINGS = Postings(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0))   # search by `sparse_tile`
+NO_POSTINGS = Postings(np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0), np.zeros(0))   # search by `sparse_tile`
 
 def posting_lists(spec)->Postings:
     "The posting lists of a spec's CSR rows (their CSC) and each row's B_j: `posting_tile`'s input."
     if spec.indptr.shape[0] == 0 or spec.rows.shape[0] > 0: raise ValueError("posting lists need CSR rows without a row map")
-    N, D = spec.indptr.shape[0] - 1, spec.Xn.shape[1]
-    cptr, crow, cval = np.zeros(D + 1, np.int64), np.empty(spec.indices.shape[0], np.int64), np.empty(spec.data.shape[0])
+    N, D, nnz = spec.indptr.shape[0] - 1, spec.Xn.shape[1], spec.indices.shape[0]
+    cptr, crow, cval = np.zeros(D + 1, np.int64), np.empty(nnz, np.int32), np.empty(0 if spec.cone.shape[0] else nnz)
     _transpose(spec.indptr, spec.indices, spec.data, cptr, crow, cval)     # in place of scipy's tocsc: no copies between
     rbase = np.empty(N)
     _row_bases(spec, N, rbase)
-    return Postings(cptr, crow, cval, rbase, *_complements(cptr, crow, cval, N))
+    return Postings(cptr, crow, cval, rbase, *_complements(cptr, crow, cval, spec.cone, N))
 
 @numba.njit(**NJIT)
 def _transpose(indptr, indices, data, cptr, crow, cval):
-    "The CSC (`cptr` zeroed, D+1) of CSR rows by a counting sort: each column's rows ascending, every stored entry kept."
+    "The CSC (`cptr` zeroed, D+1) of CSR rows by a counting sort: each column's rows ascending, their values too unless `cval` is empty."
     for u in range(indices.shape[0]): cptr[indices[u] + 1] += 1
     for f in range(cptr.shape[0] - 1): cptr[f + 1] += cptr[f]
     nxt = cptr[:-1].copy()
     for j in range(indptr.shape[0] - 1):
         for u in range(indptr[j], indptr[j + 1]):
-            q = nxt[indices[u]]; crow[q] = j; cval[q] = data[u]; nxt[indices[u]] = q + 1
+            q = nxt[indices[u]]; crow[q] = j; nxt[indices[u]] = q + 1
+            if cval.shape[0] > 0: cval[q] = data[u]
 
 @numba.njit(**NJIT)
-def _one_value(cptr, cval, N, kval):
-    "kval[f] = the one value column f stores, if more than N/2 rows store it and none is NaN; else NaN."
+def _one_value(cptr, cval, cone, N, kval):
+    "kval[f] = the one value column f stores (`cone`, or all of its `cval` alike and none NaN), if more than N/2 rows store it; else NaN."
     for f in range(cptr.shape[0] - 1):
         a, b = cptr[f], cptr[f + 1]
         kval[f] = np.nan
         if 2 * (b - a) <= N: continue
+        if cone.shape[0] > 0: kval[f] = cone[f]; continue
         same = True
         for u in range(a, b): same = same and cval[u] == cval[a]
         if same: kval[f] = cval[a]                  # a NaN never equals itself: not taken
 
-def _complements(cptr, crow, cval, N):
+@numba.njit(**NJIT)
+def _lacking(cptr, crow, kval, N, kptr, krow):
+    "krow[kptr[f]:kptr[f+1]] = the rows missing from column f's (ascending) posting list, for each column with a `kval`."
+    for f in range(kval.shape[0]):
+        if not (kval[f] == kval[f]): continue
+        q, u = kptr[f], cptr[f]
+        for j in range(N):
+            if u < cptr[f + 1] and crow[u] == j: u += 1
+            else: krow[q] = j; q += 1
+
+def _complements(cptr, crow, cval, cone, N):
     "`Postings.kptr`, `krow`, `kval`: the rows lacking each column held by more than N/2 rows, all with one value."
-    D, n = cptr.shape[0] - 1, np.diff(cptr)
-    kval = np.empty(D)
-    _one_value(cptr, cval, N, kval)
-    kptr, rows = np.zeros(D + 1, np.int64), []
-    for f in np.flatnonzero(~np.isnan(kval)):
-        has = np.zeros(N, bool); has[crow[cptr[f]:cptr[f + 1]]] = True
-        rows.append(np.flatnonzero(~has)); kptr[f + 1] = N - n[f]
+    kval = np.empty(cptr.shape[0] - 1)
+    _one_value(cptr, cval, cone, N, kval)
+    kptr = np.zeros(cptr.shape[0], np.int64)
+    kptr[1:] = np.where(np.isnan(kval), 0, N - np.diff(cptr))
     np.cumsum(kptr, out=kptr)
-    return kptr, (np.concatenate(rows) if rows else np.zeros(0, np.int64)).astype(np.int64), kval
+    krow = np.empty(kptr[-1], np.int32)
+    _lacking(cptr, crow, kval, N, kptr, krow)
+    return kptr, krow, kval
 
 # %% ../nbs/01b_sparse.ipynb #f78ac87e
 @numba.njit(**NJIT)
@@ -351,7 +375,8 @@ def posting_tile(Xs, S, spec, post, out, check):
     """out[t, j] as `sparse_tile` computes it (rows `S`, −1: a query), by eq. (3): the corrections accumulated
     over the postings of each sample's support, then B_t + B_j − C_tj. `check`: sums are not exact, and a
     distance whose rounding bound exceeds a quarter of the near-tie bound is summed strictly. Exact sums (`ints`): a
-    column of one value `kval[f]` adds its correction to every row and takes it back from the rows lacking it."""
+    column of one value `kval[f]` adds its correction to every row and takes it back from the rows lacking it. Columns of one
+    stored value each (`spec.cone`) compute their correction once, not per entry: the same expression, so the same bits."""
     N, D = out.shape[1], Xs.shape[1]
     sup = np.empty(D, np.int64)
     for t in range(TILE):
@@ -368,6 +393,11 @@ def posting_tile(Xs, S, spec, post, out, check):
                 c = (zt + _term(f, z, v, spec)) - _term(f, x, v, spec)
                 off += c
                 for u in range(post.kptr[f], post.kptr[f + 1]): row[post.krow[u]] -= c
+                continue
+            if spec.cone.shape[0] > 0:                      # one stored value: one correction for the whole list
+                v = spec.cone[f]
+                c = (zt + _term(f, z, v, spec)) - _term(f, x, v, spec)
+                for u in range(post.cptr[f], post.cptr[f + 1]): row[post.crow[u]] += c
                 continue
             for u in range(post.cptr[f], post.cptr[f + 1]):
                 v = post.cval[u]

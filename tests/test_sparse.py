@@ -55,6 +55,8 @@ def sparse_problems(draw):
     X = np.round(rng.normal(size=(N, D)) * rng.choice([1, 10, 1e-4], D), 3)
     X[:, nominal] = rng.integers(0, 4, (N, int(nominal.sum())))
     X *= rng.random((N, D)) < density
+    if draw(st.booleans()):                                            # one stored value a column (words): `DistanceSpec.cone`
+        X = np.where(X != 0, np.where(nominal, rng.integers(1, 4, D), rng.choice([1.0, -1.0, 2.5], D)), 0.0)
     if draw(st.booleans()): X[rng.random((N, D)) < 0.15] = np.nan
     if draw(st.booleans()) and N > 2: X[1] = X[0]                      # a duplicate row
     if draw(st.booleans()): X[N - 1] = 0                               # an empty row

@@ -13,7 +13,8 @@ same rows) measured in the same run:
   binary, 3.7 % non-zero, 159 labels, 2.4 per instance), dense and as scipy.sparse CSR;
 * `--large`: 20000 × 5000, 1 % non-zero, 400 labels, CSR fits against the dense floor measured on 2000 query
   rows and scaled by N/2000 (the full floor pass alone takes about 8 minutes); `--large-dense` adds the dense fits;
-* `--memory`: peak resident memory each fit adds, over the size of dense X, in a fresh process; for CSR
+* `--memory`: peak resident memory each fit adds (the high-water mark restarted just before it, the generator's
+  dense X freed), over the size of dense X, in a fresh process; for CSR
   also over the CSR's own bytes (`mem/CSR`) and over the issue-31 budget 3 × CSR bytes + N·k·16 (`mem/budget`);
 * `--base DIR`: a checkout of another version of relieffml (e.g. `git worktree add ../base 46e4bb8`): its
   CSR fits and this checkout's, each in fresh processes taking turns (`--repeat` rounds), best of the rounds,
@@ -85,9 +86,12 @@ from bench_core import _status
 X, Y = {gen}(*{args!r})
 Xf = sp.csr_matrix(X) if {csr!r} else X
 make({meth!r}).fit(Xf[:60], Y[:60])
-base = _status('VmHWM:')
+xbytes = X.nbytes
+del X                                                     # not the fit's: only Xf and Y stay
+open('/proc/self/clear_refs', 'w').write('5')             # restart the high-water mark at the current size
+base = _status('VmRSS:')
 make({meth!r}).fit(Xf, Y)
-print(_status('VmHWM:') - base, X.nbytes)
+print(_status('VmHWM:') - base, xbytes)
 """
 
 
