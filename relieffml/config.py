@@ -6,8 +6,8 @@ Docs: https://relieffml.github.io/relieffml/config.html.md"""
 
 # %% auto #0
 __all__ = ['FASTMATH', 'SCREEN_FASTMATH', 'NJIT', 'NJIT_PARALLEL', 'NJIT_STRICT', 'NJIT_SCREEN', 'CHUNK', 'ACC_BYTES',
-           'PASS_BLOCKS', 'n_blocks', 'sample_passes', 'resolve_n_jobs', 'numba_threads', 'as_generator',
-           'progress_callback', 'driver_parts']
+           'PASS_BLOCKS', 'n_blocks', 'resolve_n_jobs', 'numba_threads', 'sample_passes', 'block_passes', 'fold_blocks',
+           'as_generator', 'progress_callback', 'driver_parts']
 
 # %% ../nbs/00a_config.ipynb #bfc78d41
 from contextlib import contextmanager
@@ -29,15 +29,6 @@ def n_blocks(m:int)->int:
     "Number of `CHUNK`-sized accumulator blocks for `m` sampled instances."
     return (m + CHUNK - 1) // CHUNK
 
-# %% ../nbs/00a_config.ipynb #7122a90a
-ACC_BYTES = 2**25   # per-block accumulators of one pass stay under this (32 MiB) ...
-PASS_BLOCKS = 16    # ... unless that leaves fewer blocks than this for the threads to share
-
-def sample_passes(m:int, row_bytes:int)->list:
-    "`(lo, hi)` passes over `m` samples, in whole `CHUNK` blocks: as many as fit `ACC_BYTES` with `row_bytes` per block, at least `PASS_BLOCKS`."
-    step = max(PASS_BLOCKS, ACC_BYTES // max(1, row_bytes), 1) * CHUNK
-    return [(lo, min(m, lo + step)) for lo in range(0, m, step)] or [(0, 0)]
-
 # %% ../nbs/00a_config.ipynb #278ac4f2
 def resolve_n_jobs(n_jobs=None)->int:
     "Number of numba threads for scikit-learn's `n_jobs` convention (`None`/-1: all)."
@@ -54,6 +45,29 @@ def numba_threads(n_jobs=None):
     numba.set_num_threads(resolve_n_jobs(n_jobs))
     try: yield
     finally: numba.set_num_threads(old)
+
+# %% ../nbs/00a_config.ipynb #7122a90a
+ACC_BYTES = 2**23   # per-block accumulators of one pass stay under this (8 MiB) ...
+PASS_BLOCKS = 2     # ... unless that leaves fewer blocks than this for each thread
+
+def sample_passes(m:int, row_bytes:int, threads:int=1)->list:
+    "`(lo, hi)` passes over `m` samples, in whole `CHUNK` blocks: as many as fit `ACC_BYTES` with `row_bytes` per block, at least `PASS_BLOCKS` a thread."
+    step = max(PASS_BLOCKS * threads, ACC_BYTES // max(1, row_bytes), 1) * CHUNK
+    return [(lo, min(m, lo + step)) for lo in range(0, m, step)] or [(0, 0)]
+
+def block_passes(m:int, shape:tuple, n_jobs=None):
+    "`sample_passes` of m samples as `(lo, hi, acc)`: acc the pass's zeroed float64 accumulators, blocks × `shape`, in one reused buffer."
+    buf = None
+    for lo, hi in sample_passes(m, int(np.prod(shape)) * 8, resolve_n_jobs(n_jobs)):
+        nb = n_blocks(hi - lo)
+        if buf is None: buf = np.zeros((nb,) + tuple(shape))    # the first pass is the largest
+        else: buf[:nb] = 0.0
+        yield lo, hi, buf[:nb]
+
+def fold_blocks(W:np.ndarray, acc:np.ndarray)->np.ndarray:
+    "W += acc[0], acc[1], … in block order, one block at a time: the sum one pass over all blocks makes, wherever the passes were cut."
+    for a in acc: W += a
+    return W
 
 # %% ../nbs/00a_config.ipynb #75a79d72
 def as_generator(random_state=None, name:str='random_state')->np.random.Generator:

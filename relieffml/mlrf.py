@@ -15,7 +15,7 @@ import numba
 from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
-from .config import NJIT, NJIT_PARALLEL, n_blocks, numba_threads
+from .config import NJIT, NJIT_PARALLEL, n_blocks, numba_threads, block_passes, fold_blocks
 from .fmath import flog, log_array, exp_array
 from .distances import METRICS
 from .neighbors import pool_spec, register_rule, run_search, direct_row, push_pools, flush, prepare_data
@@ -118,9 +118,11 @@ def mlrf_weights(X, Y, nominal, n_values=None, k=10, samples=None, metric='manha
     omega = Y.sum(1) / (counts.sum() / N)
     active = samples[omega[samples] != 0]         # ω = 0: no contribution, no search
     ps = pool_spec(Y, k, ordered=False)           # every neighbour weighs 1/k: each pool's set is enough
-    rule = MLRFRule(np.zeros((n_blocks(len(active)), 1, D)), Y, counts, omega, np.ones(ps.k))
-    run_search(pr, active, ps, rule, metric, None, n_jobs)
-    return rule.acc.sum((0, 1)) / len(samples)
+    rule, W = MLRFRule(np.zeros((0, 1, D)), Y, counts, omega, np.ones(ps.k)), np.zeros((1, D))
+    for lo, hi, acc in block_passes(len(active), (1, D), n_jobs):   # bounded accumulators, added block by block
+        run_search(pr, active[lo:hi], ps, rule._replace(acc=acc), metric, None, n_jobs)
+        fold_blocks(W, acc)
+    return W[0] / len(samples)
 
 # %% ../nbs/14_mlrf.ipynb #40c660d2
 @numba.njit(**NJIT)

@@ -13,7 +13,7 @@ import numpy as np
 import numba
 from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
-from .config import NJIT, n_blocks, sample_passes
+from .config import NJIT, n_blocks, block_passes, fold_blocks
 from .distances import rank_weights, METRICS
 from .neighbors import pool_spec, register_rule, run_search, direct_row, push_pools, flush, prepare_data, mark_pool, same_rows
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_label_matrix, as_class_vector, in_memory_target
@@ -88,15 +88,12 @@ def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_
     if share: pools = np.column_stack([pools, np.ones(N, np.uint8)])    # everyone: most labels' hits
     ps = pool_spec(pools, k, ordered=bool(weight_by_distance))   # 1/k weights need each pool's set only
     R, dest = (1, np.zeros(T + 1, np.int64)) if one else (T + share, np.arange(T + 1))
-    W, acc = np.zeros((R, D)), None
-    for lo, hi in sample_passes(len(samples), R * D * 8):   # RF-BR's T rows per block: bounded memory
-        nb = n_blocks(hi - lo)
-        if acc is None: acc = np.zeros((nb, R, D))       # the first pass is the largest: one buffer for all,
-        else: acc[:nb] = 0.0                              # zeroed in place (fresh pages cost a fault each)
-        rule = ReliefFRule(acc[:nb], np.ascontiguousarray(cls), base, ncls, prior, rank_weights(ps.k, sigma),
+    W = np.zeros((R, D))
+    for lo, hi, acc in block_passes(len(samples), (R, D), n_jobs):   # RF-BR's T rows per block: bounded memory
+        rule = ReliefFRule(acc, np.ascontiguousarray(cls), base, ncls, prior, rank_weights(ps.k, sigma),
                            bool(weight_by_distance), 2 * T if share else -1, dest, float(T) if one else 1.0)
         run_search(pr, samples[lo:hi], ps, rule, metric, None, n_jobs)
-        W += rule.acc.sum(0)
+        fold_blocks(W, acc)
     W /= len(samples)
     if one: return W[0] / T
     if share: W = W[:T] + W[T]

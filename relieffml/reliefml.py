@@ -13,7 +13,7 @@ import numpy as np
 import numba
 from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
-from .config import NJIT, n_blocks
+from .config import NJIT, n_blocks, block_passes, fold_blocks
 from .distances import hamming_labels, METRICS
 from .neighbors import pool_spec, register_rule, run_search, direct_row, push_pools, flush, prepare_data
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
@@ -114,10 +114,13 @@ def reliefml_weights(X, Y, nominal, n_values=None, k=10, samples=None, s=1.0, me
     samples = np.arange(N, dtype=np.int64) if samples is None else np.ascontiguousarray(samples, np.int64)
     Y = np.ascontiguousarray(Y, np.uint8)
     ps = pool_spec(Y, k, ordered=False)          # every neighbour weighs 1/k: each pool's set is enough
-    rule = ReliefFMLRule(np.zeros((n_blocks(len(samples)), 1, D)), Y, *label_sets(Y), *label_sets(np.ascontiguousarray(Y.T)),
+    rule = ReliefFMLRule(np.zeros((0, 1, D)), Y, *label_sets(Y), *label_sets(np.ascontiguousarray(Y.T)),
                          label_priors(Y, s), np.ones(ps.k))
-    run_search(pr, samples, ps, rule, metric, None, n_jobs)
-    return rule.acc.sum((0, 1)) / len(samples)
+    W = np.zeros((1, D))
+    for lo, hi, acc in block_passes(len(samples), (1, D), n_jobs):   # bounded accumulators, added block by block
+        run_search(pr, samples[lo:hi], ps, rule._replace(acc=acc), metric, None, n_jobs)
+        fold_blocks(W, acc)
+    return W[0] / len(samples)
 
 # %% ../nbs/10_reliefml.ipynb #f80c3fe8
 def auto_n_samples(N:int)->int:

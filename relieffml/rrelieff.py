@@ -14,7 +14,7 @@ import numpy as np
 import numba
 from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
-from .config import NJIT, n_blocks
+from .config import NJIT, n_blocks, block_passes, fold_blocks
 from .distances import Prepared, distance_spec, rank_weights, hamming_labels, jaccard_labels, METRICS
 from .neighbors import pool_spec, register_rule, run_search, run_lists, run_given, push, flush, prepare_data
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
@@ -121,10 +121,14 @@ def rrelieff_search(prep:Prepared, samples, k:int, metric='manhattan', n_jobs=No
     `(idx m×k, count m)`, found before); `target` as `rrelieff_rule` takes it."""
     samples = np.ascontiguousarray(samples, np.int64)
     ps = pool_spec(np.ones((prep.n_rows, 1), np.uint8), k)
-    rule = rrelieff_rule(len(samples), len(prep.is_nominal), ps.k, **target)
-    if lists is None: run_search(prep, samples, ps, rule, metric, None, n_jobs)
-    else: run_given(prep, samples, (lists[0][:, None, :], lists[1][:, None]), ps, rule, metric, n_jobs)
-    return rrelieff_result(rule)
+    rule, D = rrelieff_rule(0, len(prep.is_nominal), ps.k, **target), len(prep.is_nominal)
+    tot = rule._replace(acc=np.zeros((1, 2, D)), ndc=np.zeros(1), nsam=np.zeros(1, np.int64))
+    for lo, hi, acc in block_passes(len(samples), (2, D), n_jobs):   # bounded accumulators, added block by block
+        r = rule._replace(acc=acc, ndc=np.zeros(len(acc)), nsam=np.zeros(len(acc), np.int64))
+        if lists is None: run_search(prep, samples[lo:hi], ps, r, metric, None, n_jobs)
+        else: run_given(prep, samples[lo:hi], (lists[0][lo:hi, None, :], lists[1][lo:hi, None]), ps, r, metric, n_jobs)
+        fold_blocks(tot.acc[0], acc); fold_blocks(tot.ndc, r.ndc[:, None]); tot.nsam[0] += r.nsam.sum()
+    return rrelieff_result(tot)
 
 # %% ../nbs/04_rrelieff.ipynb #db731a80
 @numba.njit(**NJIT)
