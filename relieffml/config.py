@@ -47,7 +47,7 @@ def numba_threads(n_jobs=None):
     finally: numba.set_num_threads(old)
 
 # %% ../nbs/00a_config.ipynb #7122a90a
-ACC_BYTES = 2**23   # per-block accumulators of one pass stay under this (8 MiB) ...
+ACC_BYTES = 2**21   # per-block accumulators of one pass stay under this (2 MiB) ...
 PASS_BLOCKS = 2     # ... unless that leaves fewer blocks than this for each thread
 
 def sample_passes(m:int, row_bytes:int, threads:int=1)->list:

@@ -7,11 +7,11 @@ Docs: https://relieffml.github.io/relieffml/neighbors.html.md"""
 # %% auto #0
 __all__ = ['SMALL_POOL', 'POSTING_DENSITY', 'naive_weka_sort', 'naive_knn_pools', 'exact_distance', 'exact_row_dist', 'root_rows',
            'first_worst', 'weka_sort_index', 'Workspace', 'PoolSpec', 'knn_workspace', 'tile_pool', 'scan_entrants',
-           'has_numeric', 'near_tie_tol', 'pool_members', 'pool_spec', 'spec_shape', 'load_row', 'load_tile',
-           'knn_tile', 'apply_rule', 'register_rule', 'tile_done', 'block_driver', 'posting_share', 'search_postings',
-           'run_blocks', 'StoreNeighbors', 'push', 'push_rows', 'push_pool', 'mark_pool', 'same_rows', 'same_set',
-           'add_row_diffs', 'direct_row', 'push_pools', 'flush', 'list_driver', 'run_lists', 'run_search', 'run_given',
-           'prepare_data', 'knn_pools', 'knn_query', 'neighbors_all', 'mutual_mask']
+           'has_numeric', 'near_tie_tol', 'membership', 'pool_members', 'pool_spec', 'spec_shape', 'load_row',
+           'load_tile', 'knn_tile', 'apply_rule', 'register_rule', 'tile_done', 'block_driver', 'posting_share',
+           'search_postings', 'run_blocks', 'StoreNeighbors', 'push', 'push_rows', 'push_pool', 'mark_pool',
+           'same_rows', 'same_set', 'add_row_diffs', 'direct_row', 'push_pools', 'flush', 'list_driver', 'run_lists',
+           'run_search', 'run_given', 'prepare_data', 'knn_pools', 'knn_query', 'neighbors_all', 'mutual_mask']
 
 # %% ../nbs/02_neighbors.ipynb #feb21188
 import numpy as np
@@ -244,7 +244,7 @@ class Workspace(NamedTuple):
 class PoolSpec(NamedTuple):
     "The pools in compressed form and the number of neighbours kept in each."
     pptr: np.ndarray    # P+1 offsets: the members of pool p are pids[pptr[p]:pptr[p+1]]
-    pids: np.ndarray    # member rows, ascending within each pool
+    pids: np.ndarray    # member rows (int32), ascending within each pool
     memb: np.ndarray    # N×P uint8 membership
     k: int              # neighbours per pool
     ordered: bool       # lists sorted in Weka's order (False: only the set counts, for rules weighting all alike)
@@ -618,24 +618,40 @@ def near_tie_tol(is_nominal, mode):
     return 4e-15 * is_nominal.shape[0] if (has_numeric(is_nominal) and mode != 2) else -1.0
 
 # %% ../nbs/02_neighbors.ipynb #d3e369dd
-def pool_members(pools):
-    "Compressed pool membership of an N×P 0/1 matrix: the members of pool p, ascending, are `pids[pptr[p]:pptr[p+1]]`."
-    pools = np.asarray(pools, dtype=bool)
+def membership(pools)->np.ndarray:
+    "An N×P pool matrix as C-contiguous uint8 0/1: the matrix itself when it is so already (no N×P copy), else one copy."
+    pools = np.asarray(pools)
     if pools.ndim == 1: pools = pools[:, None]
-    cols, rows = np.nonzero(pools.T)
-    pptr = np.zeros(pools.shape[1] + 1, np.int64)
-    np.cumsum(np.bincount(cols, minlength=pools.shape[1]), out=pptr[1:])
-    return pptr, rows.astype(np.int64)
+    if pools.dtype == np.uint8 and pools.flags.c_contiguous and (pools.size == 0 or pools.max() <= 1): return pools
+    return np.ascontiguousarray(pools != 0, dtype=np.uint8)
+
+@numba.njit(**NJIT)
+def _members(memb, pptr, pids):
+    "pptr (P+1, zeroed) and pids of the 0/1 matrix `memb`: each column's rows ascending, by two passes over the rows."
+    N, P = memb.shape
+    for j in range(N):
+        for p in range(P): pptr[p + 1] += memb[j, p]
+    for p in range(P): pptr[p + 1] += pptr[p]
+    nxt = pptr[:-1].copy()
+    for j in range(N):
+        for p in range(P):
+            if memb[j, p] != 0: pids[nxt[p]] = j; nxt[p] += 1
+
+def pool_members(pools):
+    "Compressed pool membership of an N×P 0/1 matrix: the members of pool p, ascending, are `pids[pptr[p]:pptr[p+1]]` (int32)."
+    memb = membership(pools)
+    pptr = np.zeros(memb.shape[1] + 1, np.int64)
+    pids = np.empty(int(np.count_nonzero(memb)), np.int32)      # rows < 2**31: half the bytes of int64
+    _members(memb, pptr, pids)
+    return pptr, pids
 
 def pool_spec(pools, k:int, exclude_self:bool=True, ordered:bool=True)->PoolSpec:
     "`PoolSpec` of an N×P 0/1 pool matrix, `k` capped at the most neighbours a pool can hold (N − 1, or N for queries); `ordered=False` when the rule needs each pool's set only."
-    pools = np.asarray(pools)
-    if pools.ndim == 1: pools = pools[:, None]
-    pptr, pids = pool_members(pools)
-    k = int(max(1, min(k, pools.shape[0] - 1 if exclude_self else pools.shape[0])))
-    full = np.flatnonzero(np.diff(pptr) == pools.shape[0])
-    return PoolSpec(pptr, pids, np.ascontiguousarray(pools != 0, dtype=np.uint8), k, bool(ordered),
-                    int(full[0]) if len(full) else -1, *_row_lists(pools, pptr, k))
+    memb = membership(pools)
+    pptr, pids = pool_members(memb)
+    k = int(max(1, min(k, memb.shape[0] - 1 if exclude_self else memb.shape[0])))
+    full = np.flatnonzero(np.diff(pptr) == memb.shape[0])
+    return PoolSpec(pptr, pids, memb, k, bool(ordered), int(full[0]) if len(full) else -1, *_row_lists(memb, pptr, k))
 
 def _row_lists(pools, pptr, k):
     "`PoolSpec.rptr`, `rpool`, `rsmall`: the pools of more than k and at most N/6 members, listed by row (`_scan_rows`)."

@@ -22,7 +22,7 @@ from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_label_matr
 class ReliefFRule(NamedTuple):
     "ReliefF's update, eqs. (1)–(3): accumulators and the problem layout."
     acc: np.ndarray     # blocks×R×D sums of each block and accumulator row
-    cls: np.ndarray     # N×T class of each instance in each problem
+    cls: np.ndarray     # N×T class of each instance in each problem (uint8; int64 beyond 256 classes)
     base: np.ndarray    # T first pool of each problem
     ncls: np.ndarray    # T classes (pools) of each problem
     prior: np.ndarray   # P prior of each pool's class
@@ -63,16 +63,18 @@ def _relieff_update(rule, b, i, ws, u, spec):
     flush(rule.acc[b], ws, u, spec)
 
 # %% ../nbs/03_relieff.ipynb #f44600f2
-def _layout(y):
-    "Pools, per-instance classes, pool bases, class counts and pool priors of a class vector or label matrix."
-    N = y.shape[0]
+def _layout(y, everyone:bool=False):
+    """Pools (`everyone`: and a last pool of every row), per-instance classes (uint8 up to 256 classes, the label
+    matrix itself), pool bases, class counts and pool priors of a class vector or label matrix."""
+    N, e = y.shape[0], int(everyone)
     if y.ndim == 1:
         C = int(y.max()) + 1
-        pools = np.zeros((N, C), np.uint8); pools[np.arange(N), y] = 1
-        return pools, y[:, None].astype(np.int64), np.zeros(1, np.int64), np.array([C]), pools.mean(0)
-    Q = y.shape[1]
-    pools = np.empty((N, 2 * Q), np.uint8); pools[:, 0::2] = 1 - y; pools[:, 1::2] = y
-    return pools, y.astype(np.int64), 2 * np.arange(Q), np.full(Q, 2), pools.mean(0)
+        pools = np.zeros((N, C + e), np.uint8); pools[np.arange(N), y] = 1; pools[:, C:] = 1
+        cls = y[:, None].astype(np.uint8 if C <= 256 else np.int64)
+        return pools, cls, np.zeros(1, np.int64), np.array([C]), pools.mean(0)
+    Q, y = y.shape[1], np.ascontiguousarray(y, np.uint8)
+    pools = np.empty((N, 2 * Q + e), np.uint8); pools[:, 0:2 * Q:2] = 1 - y; pools[:, 1:2 * Q:2] = y; pools[:, 2 * Q:] = 1
+    return pools, y, 2 * np.arange(Q), np.full(Q, 2), pools.mean(0)
 
 # %% ../nbs/03_relieff.ipynb #c3307a0a
 def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_distance=False, sigma=2.0,
@@ -82,10 +84,10 @@ def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_
     pr = prepare_data(X, nominal, n_values)
     N, D = pr.n_rows, len(pr.is_nominal)
     samples = np.arange(N, dtype=np.int64) if samples is None else np.ascontiguousarray(samples, np.int64)
-    pools, cls, base, ncls, prior = _layout(y)
-    T, share = cls.shape[1], y.ndim == 2 and not weight_by_distance
+    share = y.ndim == 2 and not weight_by_distance          # a pool of everyone: most labels' hits
+    pools, cls, base, ncls, prior = _layout(y, share)
+    T = cls.shape[1]
     one = y.ndim == 2 and not per_label                       # every problem into row 0, eq. (5)
-    if share: pools = np.column_stack([pools, np.ones(N, np.uint8)])    # everyone: most labels' hits
     ps = pool_spec(pools, k, ordered=bool(weight_by_distance))   # 1/k weights need each pool's set only
     R, dest = (1, np.zeros(T + 1, np.int64)) if one else (T + share, np.arange(T + 1))
     W = np.zeros((R, D))

@@ -88,6 +88,7 @@ Xf = sp.csr_matrix(X) if {csr!r} else X
 make({meth!r}).fit(Xf[:60], Y[:60])
 xbytes = X.nbytes
 del X                                                     # not the fit's: only Xf and Y stay
+import ctypes; ctypes.CDLL('libc.so.6').malloc_trim(0)    # freed heap back to the system: the fit cannot reuse it unseen
 open('/proc/self/clear_refs', 'w').write('5')             # restart the high-water mark at the current size
 base = _status('VmRSS:')
 make({meth!r}).fit(Xf, Y)
