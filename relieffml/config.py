@@ -48,7 +48,7 @@ def numba_threads(n_jobs=None):
 
 # %% ../nbs/00a_config.ipynb #7122a90a
 ACC_BYTES = 2**21   # per-block accumulators of one pass stay under this (2 MiB) ...
-PASS_BLOCKS = 2     # ... unless that leaves fewer blocks than this for each thread
+PASS_BLOCKS = 4     # ... unless that leaves fewer blocks than this for each thread
 
 def sample_passes(m:int, row_bytes:int, threads:int=1)->list:
     "`(lo, hi)` passes over `m` samples, in whole `CHUNK` blocks: as many as fit `ACC_BYTES` with `row_bytes` per block, at least `PASS_BLOCKS` a thread."
