@@ -3,7 +3,7 @@
 #   1. the exported package is in sync with the notebooks, the notebooks are clean, README is current;
 #   2. pytest over tests/ (references: Weka, scikit-learn, scikit-multilearn; properties; bad input; the same
 #      digests on the host and a simulated baseline CPU (and Haswell with RELIEFFML_MACHINES=all), tests/test_machines.py, run in the background meanwhile);
-#   3. nbval over nbs/ and tutorials/ (every cell runs; cells marked NBVAL_CHECK_OUTPUT must match);
+#   3. nbval over nbs/ and tutorials/, side by side (every cell runs; cells marked NBVAL_CHECK_OUTPUT must match);
 #   4. the documentation pages build and read correctly in a browser (tools/check_pages.py).
 # With CI=true, a test that would skip because Weka is missing fails instead. No RELIEFFML_DATA is set:
 # the chapters, tutorials and tests use the data sets bundled with the package, as on a fresh install.
@@ -35,9 +35,21 @@ machines_log=$(mktemp)
 machines_pid=$!
 "$PY" -m pytest tests -q -rs -p no:cacheprovider --ignore=tests/test_machines.py || status=1
 
-step "3/4 nbval nbs/ tutorials/"
-dirs=$(for d in nbs tutorials; do [ -d "$d" ] && echo "$d"; done)
-"$PY" -m pytest --nbval-lax -q -p no:cacheprovider $dirs || status=1
+step "3/4 nbval nbs/ tutorials/ (the chapters and the tutorials in two processes side by side)"
+# Much of a notebook's time is numba compiling, on one core: two processes keep both cores busy. Results do
+# not depend on the number of threads, so sharing the cores changes no output.
+nb_logs=()
+nb_pids=()
+for d in nbs tutorials; do
+  [ -d "$d" ] || continue
+  log=$(mktemp); nb_logs+=("$log")
+  "$PY" -m pytest --nbval-lax -q -p no:cacheprovider "$d" >"$log" 2>&1 &
+  nb_pids+=($!)
+done
+for i in "${!nb_pids[@]}"; do
+  wait "${nb_pids[$i]}" || status=1
+  cat "${nb_logs[$i]}"; rm -f "${nb_logs[$i]}"
+done
 
 step "2b/4 the multi-machine digest test (tests/test_machines.py)"
 wait $machines_pid || status=1
