@@ -239,6 +239,7 @@ class Workspace(NamedTuple):
     si: np.ndarray
     sd: np.ndarray
     pm: np.ndarray      # P 1: the pool lacks one of the head of the candidate list (`_head_misses`)
+    R: np.ndarray       # N rows within the 2k-th nearest of the rows before them (`_tie_entrants`), for `_replay_pool`
 
 # %% ../nbs/02_neighbors.ipynb #268285be
 class PoolSpec(NamedTuple):
@@ -267,7 +268,7 @@ def knn_workspace(N, D, P, k, nd=-1):
                      np.empty(D), np.zeros(1, np.int64), np.zeros((TILE, N)), np.full(TILE, -1, np.int64),
                      np.empty(nd, np.int64), np.empty(nd), np.empty(k, np.int64), np.empty(k),
                      np.empty((nd, TILE)), np.empty((k + 1, TILE)), np.empty((TILE, k + 1), np.int64), np.empty((TILE, k + 1)),
-                     np.zeros(P, np.uint8))
+                     np.zeros(P, np.uint8), np.empty(nd, np.int32))
 
 # %% ../nbs/02_neighbors.ipynb #ced3c6fd
 @numba.njit(**NJIT)
@@ -510,17 +511,39 @@ def _holds_entrants(memb, p, E, ne):
     return True
 
 # %% ../nbs/02_neighbors.ipynb #r3p1a7d1
+@numba.njit(**NJIT)
+def _tie_entrants(s, drow, K, R):
+    """The rows j (row `s` skipped), in index order, with d_j ≤ a_K(j), the K-th smallest distance of the rows
+    before j (all of the first K), into `R`: their number."""
+    buf, c, n, a = np.empty(K), 0, 0, np.inf
+    for j in range(drow.shape[0]):
+        d = drow[j]
+        if j == s or d > a: continue
+        R[n] = j; n += 1
+        if c < K:
+            buf[c] = d; c += 1
+            if c == K: a = buf.max()
+        elif d < a:                                        # the K smallest so far: d replaces one at a
+            w = 0
+            while buf[w] != a: w += 1
+            buf[w] = d; a = buf.max()
+    return n
+
 @numba.njit(inline='always', **NJIT)
-def _replay_pool(ws, t, p, pools, ne, n, theta):
-    """Weka's scan of pool p for tile row t on exact sums, from everyone's (`ws.E[:ne]`, `ws.ed`, which p does not
-    all hold) at its first entrant outside p: p's members after it until the store's worst is within θ, then
-    the candidates `ws.G[:n]`. Returns how many are stored in `ws.idx[t, p]`, `ws.dist[t, p]`."""
+def _replay_pool(ws, t, p, pools, nr, n, theta):
+    """Weka's scan of pool p for tile row t on exact sums: over its members on `_tie_entrants`' list `ws.R[:nr]`
+    (K = 2k) while at most k of the list's rows lie outside p; from there p's members until the store's worst is
+    within θ, then the candidates `ws.G[:n]`. Returns how many are stored in `ws.idx[t, p]`, `ws.dist[t, p]`."""
     k, s, drow, si, sd = pools.k, ws.S[t], ws.drow[t], ws.idx[t, p], ws.dist[t, p]
     lo, hi = pools.pptr[p], pools.pptr[p + 1]
-    c, wt, wd, r = 0, 0, np.inf, 0
-    while pools.memb[ws.E[r], p] != 0:                     # the common part of the two scans
-        c, wt, wd = _enter(si, sd, c, wt, k, ws.E[r], ws.ed[r]); r += 1
-    last = ws.E[r]
+    c, wt, wd, h, last = 0, 0, np.inf, 0, -1
+    for r in range(nr):
+        j = ws.R[r]
+        if pools.memb[j, p] == 0:
+            h += 1
+            if h > k: last = j; break                      # past here a member off the list might enter
+        elif c < k or drow[j] < wd: c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
+    if last < 0: return c                                  # the list held every member that could enter
     u = lo + np.searchsorted(pools.pids[lo:hi], last)
     while u < hi and (c < k or wd > theta):                # members that may enter from beyond θ
         j = pools.pids[u]; u += 1; last = j
@@ -528,7 +551,7 @@ def _replay_pool(ws, t, p, pools, ne, n, theta):
     if u < hi:
         for g in range(np.searchsorted(ws.G[:n], last, 'right'), n):
             j = ws.G[g]
-            if pools.memb[j, p] != 0 and drow[j] < wd: c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
+            if drow[j] < wd and pools.memb[j, p] != 0: c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
     return c
 
 # %% ../nbs/02_neighbors.ipynb #67ceb5a1
@@ -540,7 +563,7 @@ def _scan_pools(ws, t, spec, pools, tol, M, tiled=False, rows=False):
     N, k = ws.drow.shape[1], pools.k
     n, theta, theta2 = 0, np.inf, np.inf
     if M > 0: n, theta, theta2 = _nearest_candidates(ws.S[t], ws.drow[t], M, tol, ws.G, ws.Gs)
-    fc, ne = 0, -1                                        # the pool of everyone not replayed yet
+    fc, ne, nr = 0, -1, -1                                # the pool of everyone not replayed yet
     if M > 0: _head_misses(ws.Gs, min(n, k + 1), pools.memb, ws.pm)
     hp = -1                                               # a large pool holding the head, its answer found
     for p in range(ws.cnt.shape[1]):
@@ -558,10 +581,11 @@ def _scan_pools(ws, t, spec, pools, tol, M, tiled=False, rows=False):
             if not done and tol < 0 and not pools.ordered and pools.full >= 0 and p != pools.full:
                 if ne < 0: fc, ne = scan_entrants(ws.S[t], ws.drow[t], ws.Xs[t], spec, pools.pids[pools.pptr[pools.full]:
                                                   pools.pptr[pools.full + 1]], k, tol, ws.fi, ws.fd, ws.E, ws.ed, 0)
+                if nr < 0: nr = _tie_entrants(ws.S[t], ws.drow[t], 2 * k, ws.R)
                 if _holds_entrants(pools.memb, p, ws.E, ne):   # the same scan: everyone's set
                     c = fc
                     for r in range(fc): ws.idx[t, p, r] = ws.fi[r]; ws.dist[t, p, r] = ws.fd[r]
-                else: c = _replay_pool(ws, t, p, pools, ne, n, theta)
+                else: c = _replay_pool(ws, t, p, pools, nr, n, theta)
                 done = True
             if not done and theta < np.inf: c = _scan_pruned(ws, t, p, n, theta, pools, tol, spec)
         if c < 0 and not (large and theta < np.inf) and (pools.ordered or tol >= 0):   # exact sums: Weka's scan is as cheap
