@@ -7,7 +7,7 @@ Docs: https://relieffml.github.io/relieffml/sparse.html.md"""
 # %% auto #0
 __all__ = ['NO_POSTINGS', 'prepare_sparse', 'prepare_input', 'densify', 'sparse_row', 'sparse_exact', 'sparse_support',
            'sparse_exact_support', 'sparse_tile', 'zero_diffs', 'zero_diffs_row', 'sparse_add_diffs', 'zero_terms',
-           'sparse_add_diffs_g', 'sparse_diff_terms', 'Postings', 'posting_lists', 'posting_tile']
+           'cone_gaps', 'sparse_add_diffs_g', 'sparse_diff_terms', 'Postings', 'posting_lists', 'posting_tile']
 
 # %% ../nbs/01b_sparse.ipynb #c59aa91e
 import numpy as np
@@ -246,6 +246,12 @@ def zero_terms(xs, spec, g):
     for f in range(g.shape[0]): g[f] = _dterm(f, xs[f], spec.zero[f], spec)
     if spec.cone.shape[0] > 0:
         for f in range(g.shape[0]): g[f] = _dterm(f, xs[f], spec.cone[f], spec) - g[f]
+
+@numba.njit(**NJIT)
+def cone_gaps(spec, out):
+    """out[f] = δ_f = diff(f, z_f, v_f) when every column stores one value v_f (`spec.cone`). A stored sample holds
+    v_f or z_f, so its correction for a row storing f, `zero_terms`' g[f], is δ_f off its own columns and −δ_f on them."""
+    for f in range(out.shape[0]): out[f] = _dterm(f, spec.zero[f], spec.cone[f], spec)
 
 @numba.njit(**NJIT)
 def sparse_add_diffs_g(acc, xs, g, spec, j, coef):

@@ -146,6 +146,35 @@ def test_every_ranker_gives_the_dense_weights_by_posting_lists(i, postings, monk
     np.testing.assert_allclose(est.fit(sp.csr_matrix(X), target).weights_, dense, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("target, per_label", [("class", False), ("labels", True), ("labels", False)])
+def test_relieff_updates_by_columns_as_dense(target, per_label, postings, monkeypatch):
+    """0/1 words and a column storing -2.5 (one value per column): ReliefF's updates go by columns (chapter 02,
+    `flush_columns`), for a class and for labels (RF-BR, each label's row or their one sum), and give the dense
+    weights (1e-12), the same bits with one thread and two. Zeroing the rule's δ_f changes them (the path ran),
+    except with each label's own row: a sample's updates then go to many accumulators, and `_by_columns` declines."""
+    from relieffml.relieff import ReliefF
+    rng = np.random.default_rng(4)
+    X = (rng.random((90, 40)) < 0.12).astype(float); X[:, 5] *= -2.5; X[7] = 0
+    Y = (rng.random((90, 6)) < 0.2).astype(np.uint8); Y[:, 0] |= X[:, 1].astype(np.uint8)
+    y = rng.integers(0, 3, 90) if target == "class" else Y
+    est = lambda j: ReliefF(n_neighbors=4, store_label_weights=per_label, n_jobs=j)
+    dense = est(1).fit(X, y).weights_.copy()
+    spec = distance_spec(prepare_sparse(sp.csr_matrix(X), np.zeros(40, bool)))
+    post = nb.search_postings(spec)
+    assert spec.cone.shape[0] == 40 and post.cptr.shape[0] > 0           # `_by_columns`' conditions: one value a
+    walk = (X != 0) @ np.diff(post.cptr)                                  # column, posting lists, and a sample's walk
+    assert np.median(walk) * 90 < 12 * spec.indices.shape[0]             # shorter than 12 rows' entries (every fit
+                                                                          # here pushes more neighbours a sample)
+    _no_densifying(monkeypatch)
+    one, two = (est(j).fit(sp.csr_matrix(X), y).weights_ for j in (1, 2))
+    np.testing.assert_allclose(one, dense, rtol=1e-12, atol=1e-12)
+    assert np.array_equal(one, two)
+    share = nb.column_share
+    monkeypatch.setattr(nb, "column_share", lambda *a: share(*a)._replace(dz=np.zeros(40)))
+    moved = np.abs(est(1).fit(sp.csr_matrix(X), y).weights_ - dense).max()
+    assert moved > 1e-3 if not per_label else moved < 1e-12
+
+
 @pytest.mark.parametrize("name", ["MLkNN", "BRkNN", "DMLkNN", "MLCWkNN"])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_lazy_learners_give_the_dense_answer_by_posting_lists(name, weighted, postings):
