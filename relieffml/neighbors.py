@@ -9,10 +9,11 @@ __all__ = ['SMALL_POOL', 'NO_COLUMNS', 'POSTING_DENSITY', 'naive_weka_sort', 'na
            'exact_row_dist', 'root_rows', 'first_worst', 'weka_sort_index', 'Workspace', 'PoolSpec', 'knn_workspace',
            'tile_pool', 'scan_entrants', 'has_numeric', 'near_tie_tol', 'membership', 'pool_members', 'pool_spec',
            'spec_shape', 'load_row', 'load_tile', 'knn_tile', 'apply_rule', 'register_rule', 'ColumnShare',
-           'column_share', 'columns_done', 'tile_done', 'block_driver', 'posting_share', 'search_postings',
-           'run_blocks', 'StoreNeighbors', 'push', 'push_rows', 'push_pool', 'mark_pool', 'same_rows', 'same_set',
-           'add_row_diffs', 'direct_row', 'push_pools', 'flush', 'flush_columns', 'list_driver', 'run_lists',
-           'run_search', 'run_given', 'prepare_data', 'knn_pools', 'knn_query', 'neighbors_all', 'mutual_mask']
+           'column_share', 'rule_columns', 'columns_done', 'tile_done', 'block_driver', 'posting_share',
+           'search_postings', 'run_blocks', 'StoreNeighbors', 'push', 'push_rows', 'push_pool', 'mark_pool',
+           'same_rows', 'same_set', 'add_row_diffs', 'direct_row', 'push_pools', 'flush', 'flush_columns',
+           'list_driver', 'run_lists', 'run_search', 'run_given', 'prepare_data', 'knn_pools', 'knn_query',
+           'neighbors_all', 'mutual_mask']
 
 # %% ../nbs/02_neighbors.ipynb #feb21188
 import numpy as np
@@ -749,11 +750,11 @@ def register_rule(rule_type):
 # %% ../nbs/02_neighbors.ipynb #eb2fe2b5
 class ColumnShare(NamedTuple):
     "What `flush_columns` needs beyond `flush`: the rows' posting lists, each column's δ_f, and each block's waiting share."
-    cptr: np.ndarray    # D+1 column f's rows crow[cptr[f]:cptr[f+1]], ascending (empty: never by columns)
-    crow: np.ndarray
-    dz: np.ndarray      # D δ_f = diff(f, z_f, v_f) of each one-valued column (`cone_gaps`)
-    rc: np.ndarray      # threads×N per thread, its block's summed coefficient of each row, waiting for the block's last flush
-    ra: np.ndarray      # threads the accumulator they wait for (−1: none)
+    cs_ptr: np.ndarray  # D+1 column f's rows cs_row[cs_ptr[f]:cs_ptr[f+1]], ascending (empty: never by columns)
+    cs_row: np.ndarray
+    cs_dz: np.ndarray   # D δ_f = diff(f, z_f, v_f) of each one-valued column (`cone_gaps`)
+    cs_rc: np.ndarray   # threads×N per thread, its block's summed coefficient of each row, waiting for the block's last flush
+    cs_ra: np.ndarray   # threads the accumulator they wait for (−1: none)
 
 NO_COLUMNS = ColumnShare(np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0), np.zeros((0, 0)), np.zeros(0, np.int64))
 
@@ -764,8 +765,13 @@ def column_share(spec:DistanceSpec, post:Postings, threads:int)->ColumnShare:
     dz = np.empty(spec.cone.shape[0]); cone_gaps(spec, dz)
     return ColumnShare(post.cptr, post.crow, dz, np.zeros((threads, spec.indptr.shape[0] - 1)), np.full(threads, -1, np.int64))
 
+@numba.njit(**NJIT)
+def rule_columns(rule)->ColumnShare:
+    "The `ColumnShare` of a rule that carries its fields (`cs_ptr`, …, `cs_ra`), for `flush_columns`."
+    return ColumnShare(rule.cs_ptr, rule.cs_row, rule.cs_dz, rule.cs_rc, rule.cs_ra)
+
 def columns_done(ra:np.ndarray):
-    "After the blocks (`ColumnShare.ra`): a rule that skipped `flush_columns` for a block's last sample left its share."
+    "After the blocks (`ColumnShare.cs_ra`): a rule that skipped `flush_columns` for a block's last sample left its share."
     if (ra >= 0).any(): raise RuntimeError("a rule must call flush_columns for the last sample of every block")
 
 # %% ../nbs/02_neighbors.ipynb #e5a11cbd
@@ -814,7 +820,7 @@ def run_blocks(samples, spec:DistanceSpec, pools:PoolSpec, rule, n_jobs=None, Xq
         # fields of a `ColumnShare` updates by columns (`flush_columns`); a NamedTuple in a rule would not pass `prange`
         for lo, hi in driver_parts(n_blocks(len(samples))):   # the same sums as one call
             block_driver(samples, Xq, spec, pools, rule, lo, hi, post)
-    if cols: columns_done(rule.ra)
+    if cols: columns_done(rule.cs_ra)
 
 # %% ../nbs/02_neighbors.ipynb #afe41e84
 class StoreNeighbors(NamedTuple):
@@ -1008,31 +1014,31 @@ def _by_columns(ws, u, n, spec, cs, w):
     """Whether tile slot u's `n` contributions go by columns (`_column_updates`): posting lists in `cs`, a block driver,
     a stored sample, one accumulator (the one waiting in thread w's row, if any), and a walk of the sample's columns' postings
     shorter than n rows of the mean number of entries."""
-    if cs.cptr.shape[0] == 0 or ws.nt[1] == 0 or ws.S[u] < 0 or n == 0: return False
+    if cs.cs_ptr.shape[0] == 0 or ws.nt[1] == 0 or ws.S[u] < 0 or n == 0: return False
     a0 = ws.ea[0]
-    if cs.ra[w] >= 0 and cs.ra[w] != a0: return False
+    if cs.cs_ra[w] >= 0 and cs.cs_ra[w] != a0: return False
     for e in range(n):
         if ws.ea[e] != a0: return False
     walk, s, N = 0, ws.S[u], spec.indptr.shape[0] - 1
     for v in range(spec.indptr[s], spec.indptr[s + 1]):
-        f = spec.indices[v]; walk += cs.cptr[f + 1] - cs.cptr[f]
+        f = spec.indices[v]; walk += cs.cs_ptr[f + 1] - cs.cs_ptr[f]
     return walk * N < n * spec.indices.shape[0]
 
 @numba.njit(**NJIT)
 def _column_updates(acc, ws, u, n, spec, cs, w):
-    """Sample s's corrections by columns: each c_j into the block's share, thread w's row `cs.rc[w]`; and, now,
+    """Sample s's corrections by columns: each c_j into the block's share, thread w's row `cs.cs_rc[w]`; and, now,
     −2δ_f Σ_{j ∈ post(f)} c_j for each f ∈ A_s."""
-    a0, c, s, rc = ws.ea[0], ws.cd[u], ws.S[u], cs.rc[w]    # cd: unused on sparse rows, zero
-    cs.ra[w] = a0
+    a0, c, s, rc = ws.ea[0], ws.cd[u], ws.S[u], cs.cs_rc[w]    # cd: unused on sparse rows, zero
+    cs.cs_ra[w] = a0
     for e in range(n): c[ws.ej[e]] += ws.ec[e]
     for v in range(spec.indptr[s], spec.indptr[s + 1]):
         f = spec.indices[v]
-        lo, hi = cs.cptr[f], cs.cptr[f + 1]
+        lo, hi = cs.cs_ptr[f], cs.cs_ptr[f + 1]
         t0, t1, t2, t3 = 0.0, 0.0, 0.0, 0.0               # four running sums in a fixed order: the same bits everywhere
         for r in range(lo, hi - 3, 4):
-            t0 += c[cs.crow[r]]; t1 += c[cs.crow[r + 1]]; t2 += c[cs.crow[r + 2]]; t3 += c[cs.crow[r + 3]]
-        for r in range(hi - (hi - lo) % 4, hi): t0 += c[cs.crow[r]]
-        acc[a0, f] -= 2.0 * cs.dz[f] * ((t0 + t1) + (t2 + t3))
+            t0 += c[cs.cs_row[r]]; t1 += c[cs.cs_row[r + 1]]; t2 += c[cs.cs_row[r + 2]]; t3 += c[cs.cs_row[r + 3]]
+        for r in range(hi - (hi - lo) % 4, hi): t0 += c[cs.cs_row[r]]
+        acc[a0, f] -= 2.0 * cs.cs_dz[f] * ((t0 + t1) + (t2 + t3))
     for e in range(n):
         j = ws.ej[e]
         rc[j] += c[j]; c[j] = 0.0
@@ -1040,15 +1046,15 @@ def _column_updates(acc, ws, u, n, spec, cs, w):
 @numba.njit(**NJIT)
 def _rows_done(acc, spec, cs, w):
     "The block's share in thread w's row: acc[a, f] += δ_f · rc_j for each row j and column f it stores; then none waits."
-    a, rc = cs.ra[w], cs.rc[w]
+    a, rc = cs.cs_ra[w], cs.cs_rc[w]
     for j in range(rc.shape[0]):
         c = rc[j]
         if c == 0.0: continue
         rc[j] = 0.0
         for v in range(spec.indptr[j], spec.indptr[j + 1]):
             f = spec.indices[v]
-            acc[a, f] += c * cs.dz[f]
-    cs.ra[w] = -1
+            acc[a, f] += c * cs.cs_dz[f]
+    cs.cs_ra[w] = -1
 
 # %% ../nbs/02_neighbors.ipynb #156d7dd3
 @numba.njit(**NJIT)
@@ -1110,7 +1116,7 @@ def flush_columns(acc, ws, u, spec, cs):
     n, w = _flush_start(acc, ws, u, spec), numba.get_thread_id()
     if n >= 0 and _by_columns(ws, u, n, spec, cs, w): _column_updates(acc, ws, u, n, spec, cs, w)
     elif n >= 0: _flush_grouped(acc, ws, u, n, spec)
-    if u == ws.nt[0] - 1 and ws.nt[1] == 2 and cs.ra.shape[0] > 0 and cs.ra[w] >= 0: _rows_done(acc, spec, cs, w)
+    if u == ws.nt[0] - 1 and ws.nt[1] == 2 and cs.cs_ra.shape[0] > 0 and cs.cs_ra[w] >= 0: _rows_done(acc, spec, cs, w)
 
 # %% ../nbs/02_neighbors.ipynb #4a202285
 @numba.njit(**NJIT)

@@ -15,7 +15,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
 from .config import NJIT, n_blocks, block_passes, fold_blocks
 from .distances import rank_weights, METRICS
-from .neighbors import pool_spec, register_rule, run_search, direct_row, push_pools, flush_columns, prepare_data, mark_pool, same_rows, ColumnShare, NO_COLUMNS
+from .neighbors import pool_spec, register_rule, run_search, direct_row, push_pools, flush_columns, prepare_data, mark_pool, same_rows, rule_columns, NO_COLUMNS
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_label_matrix, as_class_vector, in_memory_target
 
 # %% ../nbs/03_relieff.ipynb #dcd0c75a
@@ -31,11 +31,11 @@ class ReliefFRule(NamedTuple):
     common: int         # pool of everyone whose neighbours many problems share (−1: none)
     dest: np.ndarray    # T+1 accumulator row of each problem and of the common pool (all 0: one sum, eq. (5))
     cw: float           # how many problems the common pool's one push stands for in its row (1, or T for one sum)
-    cptr: np.ndarray = NO_COLUMNS.cptr  # one-valued sparse columns: the `ColumnShare` that `run_blocks` gives for
-    crow: np.ndarray = NO_COLUMNS.crow  # updates by columns, field by field (a rule's fields must be arrays or scalars)
-    dz: np.ndarray = NO_COLUMNS.dz
-    rc: np.ndarray = NO_COLUMNS.rc
-    ra: np.ndarray = NO_COLUMNS.ra
+    cs_ptr: np.ndarray = NO_COLUMNS.cs_ptr  # one-valued sparse columns: the `ColumnShare` that `run_blocks` gives
+    cs_row: np.ndarray = NO_COLUMNS.cs_row  # for updates by columns (`flush_columns`), field by field: a rule's
+    cs_dz: np.ndarray = NO_COLUMNS.cs_dz    # fields must be arrays or scalars to pass `numba.prange`
+    cs_rc: np.ndarray = NO_COLUMNS.cs_rc
+    cs_ra: np.ndarray = NO_COLUMNS.cs_ra
 
 # %% ../nbs/03_relieff.ipynb #6c1e57ec
 @register_rule(ReliefFRule)
@@ -65,7 +65,7 @@ def _relieff_update(rule, b, i, ws, u, spec):
         n += cnt[pp[e]]; a0 = pa[e] if a0 < 0 else a0; one = one and pa[e] == a0
     cd = direct_row(ws, u, n, a0, spec) if one and a0 >= 0 else ws.cd[u, :0]   # one sum, eq. (5): straight to the tile's pass
     push_pools(ws.ej, ws.ea, ws.ec, ws.ne, cd, idx, cnt, pp[:m], pa[:m], pc[:m], rule.rank_w, rule.weighted)
-    flush_columns(rule.acc[b], ws, u, spec, ColumnShare(rule.cptr, rule.crow, rule.dz, rule.rc, rule.ra))
+    flush_columns(rule.acc[b], ws, u, spec, rule_columns(rule))
 
 # %% ../nbs/03_relieff.ipynb #f44600f2
 def _layout(y, everyone:bool=False):

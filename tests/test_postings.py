@@ -146,18 +146,26 @@ def test_every_ranker_gives_the_dense_weights_by_posting_lists(i, postings, monk
     np.testing.assert_allclose(est.fit(sp.csr_matrix(X), target).weights_, dense, rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize("target, per_label", [("class", False), ("labels", True), ("labels", False)])
-def test_relieff_updates_by_columns_as_dense(target, per_label, postings, monkeypatch):
-    """0/1 words and a column storing -2.5 (one value per column): ReliefF's updates go by columns (chapter 02,
-    `flush_columns`), for a class and for labels (RF-BR, each label's row or their one sum), and give the dense
-    weights (1e-12), the same bits with one thread and two. Zeroing the rule's δ_f changes them (the path ran),
-    except with each label's own row: a sample's updates then go to many accumulators, and `_by_columns` declines."""
+def _column_rankers():
+    "ReliefF's uses, whose rule carries a `ColumnShare`, and whether each takes the path: one accumulator a sample."
     from relieffml.relieff import ReliefF
+    return {"ReliefF class": (lambda j: ReliefF(n_neighbors=4, n_jobs=j), "class", True),
+            "RF-BR one sum": (lambda j: ReliefF(n_neighbors=4, n_jobs=j), "labels", True),
+            "RF-BR label rows": (lambda j: ReliefF(n_neighbors=4, store_label_weights=True, n_jobs=j), "labels", False),
+            "ReliefF heom": (lambda j: ReliefF(n_neighbors=4, metric="heom", n_jobs=j), "labels", True)}
+
+
+@pytest.mark.parametrize("name", list(_column_rankers()))
+def test_updates_by_columns_as_dense(name, postings, monkeypatch):
+    """0/1 words and a column storing -2.5 (one value per column): the updates go by columns (chapter 02,
+    `flush_columns`) and give the dense weights (1e-12), the same bits with one thread and two. Zeroing the rule's
+    δ_f changes them (the path ran), except for RF-BR's label rows: a sample's updates then go to many
+    accumulators, and `_by_columns` declines."""
+    est, target, taken = _column_rankers()[name]
     rng = np.random.default_rng(4)
     X = (rng.random((90, 40)) < 0.12).astype(float); X[:, 5] *= -2.5; X[7] = 0
     Y = (rng.random((90, 6)) < 0.2).astype(np.uint8); Y[:, 0] |= X[:, 1].astype(np.uint8)
     y = rng.integers(0, 3, 90) if target == "class" else Y
-    est = lambda j: ReliefF(n_neighbors=4, store_label_weights=per_label, n_jobs=j)
     dense = est(1).fit(X, y).weights_.copy()
     spec = distance_spec(prepare_sparse(sp.csr_matrix(X), np.zeros(40, bool)))
     post = nb.search_postings(spec)
@@ -170,9 +178,9 @@ def test_relieff_updates_by_columns_as_dense(target, per_label, postings, monkey
     np.testing.assert_allclose(one, dense, rtol=1e-12, atol=1e-12)
     assert np.array_equal(one, two)
     share = nb.column_share
-    monkeypatch.setattr(nb, "column_share", lambda *a: share(*a)._replace(dz=np.zeros(40)))
+    monkeypatch.setattr(nb, "column_share", lambda *a: share(*a)._replace(cs_dz=np.zeros(40)))
     moved = np.abs(est(1).fit(sp.csr_matrix(X), y).weights_ - dense).max()
-    assert moved > 1e-3 if not per_label else moved < 1e-12
+    assert moved > 1e-3 if taken else moved < 1e-12
 
 
 @pytest.mark.parametrize("name", ["MLkNN", "BRkNN", "DMLkNN", "MLCWkNN"])
