@@ -1,7 +1,7 @@
 """How the cost grows with N, D, the number of labels Q and density — run by hand, not part of CI:
 
     python tests/benchmarks/bench_scale.py [--text] [--large [--large-dense]] [--memory] [--repeat R]
-                                           [--base DIR] [--only-sparse]
+                                           [--base DIR] [--only-sparse] [--cpu]
 
 Every fit samples every instance, k = 10, 2 threads, compile time excluded (each ranker is fitted on a
 slice first), is the best of R runs (`--repeat`, default 3; the text set too, as single runs of it varied by
@@ -20,7 +20,11 @@ same rows) measured in the same run:
   CSR fits and this checkout's, each in fresh processes taking turns (`--repeat` rounds), best of the rounds,
   both as ratios to the one floor (`base csr/floor`, `csr/floor`). ML-kNN's fit + predict (5000 training
   rows, the rest queried) is timed dense and CSR the same way (`MLkNN csr/dense`). The machine is shared:
-  alternating the versions keeps a slow spell from favouring one of them.
+  alternating the versions keeps a slow spell from favouring one of them;
+* `--cpu` (with `--base`): also each CSR fit's CPU seconds (`time.process_time`) on one thread, base and this
+  checkout taking turns, best of the rounds (`base cpu s`, `cpu s`). Wall-clock ratios on this shared 2-core VM
+  moved by 10-20 % between runs of unchanged code; one thread's CPU time moved by about 5 %, so it is the
+  figure that can tell a change of a few per cent.
 
 Targets (issue 15): on the text statistics ReliefF-ML, MLRF, RF-ML and RF-BR each <= 2x the dense floor,
 CSR <= 0.3x; at Q = 500, ReliefF-ML, MLRF and RF-BR each <= 2x RF-ML. Issue 31 (posting lists): CSR RF-ML
@@ -115,46 +119,56 @@ import sys, time, numpy as np, scipy.sparse as sp
 sys.path.insert(0, {here!r})
 import numba; numba.set_num_threads({threads})
 import relieffml
+clock = time.{clock}
 from bench_scale import {gen}, make
 X, Y = {gen}(*{args!r})
 Xf = sp.csr_matrix(X) if {csr!r} else X
 if {meth!r} == 'MLkNN':
     from relieffml.lazy import MLkNN
     run = lambda n: MLkNN(n_neighbors=10, n_jobs={threads}).fit(Xf[:n], Y[:n]).predict(Xf[n:n + max(1, n // 2)])
-    run(60); t = time.perf_counter(); run(5000)
+    run(60); t = clock(); run(5000)
 else:
-    make({meth!r}).fit(Xf[:60], Y[:60]); t = time.perf_counter(); make({meth!r}).fit(Xf, Y)
-print(time.perf_counter() - t, relieffml.__file__)
+    est = lambda: make({meth!r}).set_params(n_jobs={threads})
+    est().fit(Xf[:60], Y[:60]); t = clock(); est().fit(Xf, Y)
+print(clock() - t, relieffml.__file__)
 """
 
 
-def child_time(root, gen, args, meth, csr):
-    "One timed fit (compile excluded) in a fresh process importing relieffml from `root` (None: this checkout)."
-    code = _TIMED.format(here=os.path.dirname(os.path.abspath(__file__)), threads=THREADS, gen=gen, args=args, meth=meth, csr=csr)
+def child_time(root, gen, args, meth, csr, cpu=False):
+    """One timed fit (compile excluded) in a fresh process importing relieffml from `root` (None: this checkout):
+    wall-clock seconds with THREADS threads, or with `cpu` the CPU seconds of one thread."""
+    code = _TIMED.format(here=os.path.dirname(os.path.abspath(__file__)), threads=1 if cpu else THREADS, gen=gen, args=args,
+                         meth=meth, csr=csr, clock='process_time' if cpu else 'perf_counter')
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True, env=_env(root),
                          cwd=root or None).stdout.split()      # the working directory comes first on sys.path
     if root: assert out[-1].startswith(os.path.abspath(root)), out[-1]
     return float(out[-2])
 
 
-def compare(row, base, gen, args, repeat, t_floor):
-    "Base and this checkout's CSR fits (and ML-kNN dense and CSR) in fresh processes, taking turns; best of `repeat` rounds."
-    jobs = [(meth, root, True) for meth in METHODS for root in ((base, None) if base else (None,))] + [('MLkNN', None, False), ('MLkNN', None, True)]
-    if base: jobs += [('MLkNN', base, True)]
+def compare(row, base, gen, args, repeat, t_floor, cpu=False):
+    """Base and this checkout's CSR fits (and ML-kNN dense and CSR) in fresh processes, taking turns; best of `repeat`
+    rounds; with `cpu`, also each CSR fit's CPU seconds on one thread."""
+    roots = (base, None) if base else (None,)
+    jobs = [(meth, root, True, False) for meth in METHODS for root in roots] + [('MLkNN', None, False, False), ('MLkNN', None, True, False)]
+    if base: jobs += [('MLkNN', base, True, False)]
+    if cpu: jobs += [(meth, root, True, True) for meth in METHODS for root in roots]
     best = {}
     for _ in range(repeat):
         for job in jobs:
-            best[job] = min(best.get(job, np.inf), child_time(job[1], gen, args, job[0], job[2]))
+            best[job] = min(best.get(job, np.inf), child_time(job[1], gen, args, job[0], job[2], job[3]))
     for meth in METHODS:
-        if base: row[f'{meth} base csr/floor'] = round(best[(meth, base, True)] / t_floor, 3)
-        row[f'{meth} csr/floor (fresh process)'] = round(best[(meth, None, True)] / t_floor, 3)
-    dense = best[('MLkNN', None, False)]
+        if base: row[f'{meth} base csr/floor'] = round(best[(meth, base, True, False)] / t_floor, 3)
+        row[f'{meth} csr/floor (fresh process)'] = round(best[(meth, None, True, False)] / t_floor, 3)
+    for meth in METHODS if cpu else ():
+        if base: row[f'{meth} base cpu s'] = round(best[(meth, base, True, True)], 3)
+        row[f'{meth} cpu s'] = round(best[(meth, None, True, True)], 3)
+    dense = best[('MLkNN', None, False, False)]
     row['MLkNN dense s'] = round(dense, 2)
-    if base: row['MLkNN base csr/dense'] = round(best[('MLkNN', base, True)] / dense, 3)
-    row['MLkNN csr/dense'] = round(best[('MLkNN', None, True)] / dense, 3)
+    if base: row['MLkNN base csr/dense'] = round(best[('MLkNN', base, True, False)] / dense, 3)
+    row['MLkNN csr/dense'] = round(best[('MLkNN', None, True, False)] / dense, 3)
 
 
-def run_set(label, gen, args, forms, repeat, memory, floor_rows=None, base=None, in_process=True):
+def run_set(label, gen, args, forms, repeat, memory, floor_rows=None, base=None, in_process=True, cpu=False):
     X, Y = globals()[gen](*args)
     t_floor = dense_floor(X, repeat, floor_rows)
     row = dict(set=label, N=X.shape[0], D=X.shape[1], Q=Y.shape[1], nnz=f"{np.count_nonzero(X) / X.size:.1%}",
@@ -174,7 +188,7 @@ def run_set(label, gen, args, forms, repeat, memory, floor_rows=None, base=None,
                 if form == 'csr':
                     row[f'{meth} mem/CSR'] = round(peak / csr_bytes, 2)
                     row[f'{meth} mem/budget'] = round(peak / (3 * csr_bytes + 16 * 10 * X.shape[0]), 2)
-    if base is not None: compare(row, base or None, gen, args, repeat, t_floor)
+    if base is not None: compare(row, base or None, gen, args, repeat, t_floor, cpu)
     print(row, flush=True)
     return row
 
@@ -188,7 +202,8 @@ def main():
     rows = [] if only else [run_set(f'uniform Q={q}', 'uniform', (3000, 100, q, 3.0), ('dense',), repeat, memory) for q in (5, 50, 500)]
     if '--text' in argv:
         rows.append(run_set('text', 'bag_of_words', (7395, 1836, 159, 0.037, 2.4), ('csr',) if only else ('dense', 'csr'),
-                            repeat, memory, base=base if base else ('' if only else None), in_process=not only))
+                            repeat, memory, base=base if base else ('' if only else None), in_process=not only,
+                            cpu='--cpu' in argv))
     if '--large' in argv:      # dense fits only with --large-dense (about an hour on 2 cores); the floor from 2000 query rows
         forms = ('dense', 'csr') if '--large-dense' in argv else ('csr',)
         rows.append(run_set('large', 'bag_of_words', (20000, 5000, 400, 0.01, 2.4), forms, 1, memory, 2000))
