@@ -243,6 +243,7 @@ class Workspace(NamedTuple):
     sd: np.ndarray
     pm: np.ndarray      # P 1: the pool lacks one of the head of the candidate list (`_head_misses`)
     R: np.ndarray       # N rows within the 2k-th nearest of the rows before them (`_tie_entrants`), for `_replay_pool`
+    L: np.ndarray       # 2×N list position and slot of each row that entered everyone's scan over `R` (`_base_scan`)
 
 # %% ../nbs/02_neighbors.ipynb #268285be
 class PoolSpec(NamedTuple):
@@ -271,7 +272,7 @@ def knn_workspace(N, D, P, k, nd=-1):
                      np.empty(D), np.zeros(2, np.int64), np.zeros((TILE, N)), np.full(TILE, -1, np.int64),
                      np.empty(nd, np.int64), np.empty(nd), np.empty(k, np.int64), np.empty(k),
                      np.empty((nd, TILE)), np.empty((k + 1, TILE)), np.empty((TILE, k + 1), np.int64), np.empty((TILE, k + 1)),
-                     np.zeros(P, np.uint8), np.empty(nd, np.int32))
+                     np.zeros(P, np.uint8), np.empty(nd, np.int32), np.empty((2, nd), np.int32))
 
 # %% ../nbs/02_neighbors.ipynb #ced3c6fd
 @numba.njit(**NJIT)
@@ -507,11 +508,11 @@ def scan_entrants(s, drow, xs, spec, members, k, tol, si, sd, out_i, out_d, n):
     return c, n
 
 @numba.njit(inline='always', **NJIT)
-def _holds_entrants(memb, p, E, ne):
-    "Whether pool p holds every row in `E[:ne]`."
+def _first_lacking(memb, p, E, ne):
+    "The first of the rows `E[:ne]` that pool p lacks (`ne`: it holds them all)."
     for r in range(ne):
-        if memb[E[r], p] == 0: return False
-    return True
+        if memb[E[r], p] == 0: return r
+    return ne
 
 # %% ../nbs/02_neighbors.ipynb #r3p1a7d1
 @numba.njit(**NJIT)
@@ -532,15 +533,37 @@ def _tie_entrants(s, drow, K, R):
             buf[w] = d; a = buf.max()
     return n
 
+@numba.njit(**NJIT)
+def _base_scan(ws, t, nr, k):
+    """Weka's scan of everyone for tile row t over `_tie_entrants`' list `ws.R[:nr]` (K = 2k, exact sums), which holds
+    every row that enters it: the set into `ws.fi`, `ws.fd`; each entrant into `ws.E`, `ws.ed`, its list position and
+    slot into `ws.L`. Returns (the set's size, the entrants' number)."""
+    drow, c, wt, wd, n = ws.drow[t], 0, 0, np.inf, 0
+    for r in range(nr):
+        j = ws.R[r]
+        if c < k or drow[j] < wd:
+            ws.E[n] = j; ws.ed[n] = drow[j]; ws.L[0, n] = r; ws.L[1, n] = c if c < k else wt; n += 1
+            c, wt, wd = _enter(ws.fi, ws.fd, c, wt, k, j, drow[j])
+    return c, n
+
 @numba.njit(inline='always', **NJIT)
-def _replay_pool(ws, t, p, pools, nr, n, theta):
-    """Weka's scan of pool p for tile row t on exact sums: over its members on `_tie_entrants`' list `ws.R[:nr]`
-    (K = 2k) while at most k of the list's rows lie outside p; from there p's members until the store's worst is
-    within θ, then the candidates `ws.G[:n]`. Returns how many are stored in `ws.idx[t, p]`, `ws.dist[t, p]`."""
+def _replay_pool(ws, t, p, pools, nr, n, theta, e):
+    """Weka's scan of pool p for tile row t on exact sums, p lacking everyone's entrant `ws.E[e]` first (`_base_scan`):
+    everyone's store as it was there, then p's members on `_tie_entrants`' list `ws.R[:nr]` (K = 2k) while at most
+    k of the list's rows lie outside p; from there p's members until the store's worst is within θ, then the
+    candidates `ws.G[:n]`. Returns how many are stored in `ws.idx[t, p]`, `ws.dist[t, p]`."""
     k, s, drow, si, sd = pools.k, ws.S[t], ws.drow[t], ws.idx[t, p], ws.dist[t, p]
     lo, hi = pools.pptr[p], pools.pptr[p + 1]
-    c, wt, wd, h, last = 0, 0, np.inf, 0, -1
-    for r in range(nr):
+    r0, h, q = ws.L[0, e], 0, 0                            # up to list position r0 p's scan is everyone's
+    for r in range(r0):
+        if pools.memb[ws.R[r], p] == 0:
+            if h == k: r0 = r; break                       # the (k+1)-th outside p: the loop below stops there
+            h += 1
+    while q < e and ws.L[0, q] < r0:                       # everyone's store at r0, from its entrants' slots
+        si[ws.L[1, q]] = ws.E[q]; sd[ws.L[1, q]] = ws.ed[q]; q += 1
+    c, wt, wd, last = min(q, k), 0, np.inf, -1
+    if c == k: wt = first_worst(sd, k); wd = sd[wt]
+    for r in range(r0, nr):
         j = ws.R[r]
         if pools.memb[j, p] == 0:
             h += 1
@@ -566,7 +589,7 @@ def _scan_pools(ws, t, spec, pools, tol, M, tiled=False, rows=False):
     N, k = ws.drow.shape[1], pools.k
     n, theta, theta2 = 0, np.inf, np.inf
     if M > 0: n, theta, theta2 = _nearest_candidates(ws.S[t], ws.drow[t], M, tol, ws.G, ws.Gs)
-    fc, ne, nr = 0, -1, -1                                # the pool of everyone not replayed yet
+    fc, ne, nr = 0, 0, -1                                 # the pool of everyone not replayed yet
     if M > 0: _head_misses(ws.Gs, min(n, k + 1), pools.memb, ws.pm)
     hp = -1                                               # a large pool holding the head, its answer found
     for p in range(ws.cnt.shape[1]):
@@ -582,13 +605,14 @@ def _scan_pools(ws, t, spec, pools, tol, M, tiled=False, rows=False):
             done = c >= 0
             if done and ws.pm[p] == 0: hp = p
             if not done and tol < 0 and not pools.ordered and pools.full >= 0 and p != pools.full:
-                if ne < 0: fc, ne = scan_entrants(ws.S[t], ws.drow[t], ws.Xs[t], spec, pools.pids[pools.pptr[pools.full]:
-                                                  pools.pptr[pools.full + 1]], k, tol, ws.fi, ws.fd, ws.E, ws.ed, 0)
-                if nr < 0: nr = _tie_entrants(ws.S[t], ws.drow[t], 2 * k, ws.R)
-                if _holds_entrants(pools.memb, p, ws.E, ne):   # the same scan: everyone's set
+                if nr < 0:
+                    nr = _tie_entrants(ws.S[t], ws.drow[t], 2 * k, ws.R)
+                    fc, ne = _base_scan(ws, t, nr, k)
+                e = _first_lacking(pools.memb, p, ws.E, ne)
+                if e == ne:                               # the same scan: everyone's set
                     c = fc
                     for r in range(fc): ws.idx[t, p, r] = ws.fi[r]; ws.dist[t, p, r] = ws.fd[r]
-                else: c = _replay_pool(ws, t, p, pools, nr, n, theta)
+                else: c = _replay_pool(ws, t, p, pools, nr, n, theta, e)
                 done = True
             if not done and theta < np.inf: c = _scan_pruned(ws, t, p, n, theta, pools, tol, spec)
         if c < 0 and not (large and theta < np.inf) and (pools.ordered or tol >= 0):   # exact sums: Weka's scan is as cheap
