@@ -944,6 +944,13 @@ def _zero_baselines(acc, ws, u, n, spec):
         else: zero_diffs(acc[a], ws.Xs[u], spec, tot[a])
 
 # %% ../nbs/02_neighbors.ipynb #ae394f24
+@numba.njit(inline='always', **NJIT)
+def _one_accumulator(ws, n):
+    "Whether the `n` pushed contributions all go to one accumulator."
+    for e in range(1, n):
+        if ws.ea[e] != ws.ea[0]: return False
+    return True
+
 @numba.njit(**NJIT)
 def _deferrable(ws, n, spec):
     "Whether `n` contributions to one accumulator are many enough, and the rows and differences plain enough, for the tile's one pass."
@@ -952,10 +959,8 @@ def _deferrable(ws, n, spec):
 @numba.njit(**NJIT)
 def _defer(ws, u, n, spec):
     "Whether tile slot u's `n` contributions go to `ws.cd` for the tile's one pass: dense rows, plain differences, one accumulator, many neighbours."
-    if not _deferrable(ws, n, spec): return False
+    if not _deferrable(ws, n, spec) or not _one_accumulator(ws, n): return False
     a0 = ws.ea[0]
-    for e in range(n):
-        if ws.ea[e] != a0: return False
     for e in range(n): ws.cd[u, ws.ej[e]] += ws.ec[e]
     ws.ta[u] = a0
     return True
@@ -1040,9 +1045,7 @@ def _by_columns(ws, u, n, spec, cs, w):
     shorter than n rows of the mean number of entries."""
     if cs.cs_ptr.shape[0] == 0 or ws.nt[1] == 0 or ws.S[u] < 0 or n == 0: return False
     a0 = ws.ea[0]
-    if cs.cs_ra[w] >= 0 and cs.cs_ra[w] != a0: return False
-    for e in range(n):
-        if ws.ea[e] != a0: return False
+    if (cs.cs_ra[w] >= 0 and cs.cs_ra[w] != a0) or not _one_accumulator(ws, n): return False
     walk, s, N = 0, ws.S[u], spec.indptr.shape[0] - 1
     for v in range(spec.indptr[s], spec.indptr[s + 1]):
         f = spec.indices[v]; walk += cs.cs_ptr[f + 1] - cs.cs_ptr[f]
@@ -1137,7 +1140,8 @@ def flush(acc, ws, u, spec):
 def flush_columns(acc, ws, u, spec, cs):
     """`flush`, or by columns (`_by_columns`) with `cs` (`ColumnShare`): the rows' share waits in the thread's row
     until the block's last sample."""
-    n, w = _flush_start(acc, ws, u, spec), numba.get_thread_id()
+    n = _flush_start(acc, ws, u, spec)
+    w = numba.get_thread_id() if cs.cs_ptr.shape[0] > 0 else 0     # dense rows: no share, no thread row
     if n >= 0 and _by_columns(ws, u, n, spec, cs, w): _column_updates(acc, ws, u, n, spec, cs, w)
     elif n >= 0: _flush_grouped(acc, ws, u, n, spec)
     if u == ws.nt[0] - 1 and ws.nt[1] == 2 and cs.cs_ra.shape[0] > 0 and cs.cs_ra[w] >= 0: _rows_done(acc, spec, cs, w)
