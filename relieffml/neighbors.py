@@ -779,20 +779,25 @@ class ColumnShare(NamedTuple):
     cs_dz: np.ndarray   # D δ_f = diff(f, z_f, v_f) of each one-valued column (`cone_gaps`)
     cs_rc: np.ndarray   # threads×N per thread, its block's summed coefficient of each row, waiting for the block's last flush
     cs_ra: np.ndarray   # threads the accumulator they wait for (−1: none)
+    cs_kptr: np.ndarray # D+1 a column held by more than half the rows: the rows lacking it, cs_krow[cs_kptr[f]:cs_kptr[f+1]]
+    cs_krow: np.ndarray
+    cs_kval: np.ndarray # D the value it holds (`Postings.kval`; NaN: its own rows are walked)
 
-NO_COLUMNS = ColumnShare(np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0), np.zeros((0, 0)), np.zeros(0, np.int64))
+NO_COLUMNS = ColumnShare(np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0), np.zeros((0, 0)), np.zeros(0, np.int64),
+                         np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0))
 
 def column_share(spec:DistanceSpec, post:Postings, threads:int)->ColumnShare:
     """A rule's `ColumnShare` for `threads` numba threads (a block runs on one; its share waits in that thread's row):
     on one-valued columns (`spec.cone`) with posting lists, else `NO_COLUMNS`."""
     if post.cptr.shape[0] == 0 or spec.cone.shape[0] == 0: return NO_COLUMNS
     dz = np.empty(spec.cone.shape[0]); cone_gaps(spec, dz)
-    return ColumnShare(post.cptr, post.crow, dz, np.zeros((threads, spec.indptr.shape[0] - 1)), np.full(threads, -1, np.int64))
+    return ColumnShare(post.cptr, post.crow, dz, np.zeros((threads, spec.indptr.shape[0] - 1)), np.full(threads, -1, np.int64),
+                       post.kptr, post.krow, post.kval)
 
 @numba.njit(**NJIT)
 def rule_columns(rule)->ColumnShare:
-    "The `ColumnShare` of a rule that carries its fields (`cs_ptr`, …, `cs_ra`), for `flush_columns`."
-    return ColumnShare(rule.cs_ptr, rule.cs_row, rule.cs_dz, rule.cs_rc, rule.cs_ra)
+    "The `ColumnShare` of a rule that carries its fields (`cs_ptr`, …, `cs_kval`), for `flush_columns`."
+    return ColumnShare(rule.cs_ptr, rule.cs_row, rule.cs_dz, rule.cs_rc, rule.cs_ra, rule.cs_kptr, rule.cs_krow, rule.cs_kval)
 
 def columns_done(ra:np.ndarray):
     "After the blocks (`ColumnShare.cs_ra`): a rule that skipped `flush_columns` for a block's last sample left its share."
@@ -1042,30 +1047,43 @@ def _group_by_neighbour(ws, n):
 def _by_columns(ws, u, n, spec, cs, w):
     """Whether tile slot u's `n` contributions go by columns (`_column_updates`): posting lists in `cs`, a block driver,
     a stored sample, one accumulator (the one waiting in thread w's row, if any), and a walk of the sample's columns' postings
-    shorter than n rows of the mean number of entries."""
+    (the complement's, for a column held by more than half the rows) shorter than n rows of the mean number of entries."""
     if cs.cs_ptr.shape[0] == 0 or ws.nt[1] == 0 or ws.S[u] < 0 or n == 0: return False
     a0 = ws.ea[0]
     if (cs.cs_ra[w] >= 0 and cs.cs_ra[w] != a0) or not _one_accumulator(ws, n): return False
     walk, s, N = 0, ws.S[u], spec.indptr.shape[0] - 1
     for v in range(spec.indptr[s], spec.indptr[s + 1]):
-        f = spec.indices[v]; walk += cs.cs_ptr[f + 1] - cs.cs_ptr[f]
+        f = spec.indices[v]
+        walk += cs.cs_kptr[f + 1] - cs.cs_kptr[f] if _held(cs, f) else cs.cs_ptr[f + 1] - cs.cs_ptr[f]
     return walk * N < n * spec.indices.shape[0]
+
+@numba.njit(inline='always', **NJIT)
+def _held(cs, f):
+    "Whether column f is held by more than half the rows, its complement listed (`cs.cs_krow`)."
+    return cs.cs_kval.shape[0] > 0 and cs.cs_kval[f] == cs.cs_kval[f]
+
+@numba.njit(inline='always', **NJIT)
+def _list_sum(c, rows, lo, hi):
+    "Σ c[rows[r]] over r in lo:hi, in four running sums of a fixed order: the same bits everywhere."
+    t0, t1, t2, t3 = 0.0, 0.0, 0.0, 0.0
+    for r in range(lo, hi - 3, 4):
+        t0 += c[rows[r]]; t1 += c[rows[r + 1]]; t2 += c[rows[r + 2]]; t3 += c[rows[r + 3]]
+    for r in range(hi - (hi - lo) % 4, hi): t0 += c[rows[r]]
+    return (t0 + t1) + (t2 + t3)
 
 @numba.njit(**NJIT)
 def _column_updates(acc, ws, u, n, spec, cs, w):
     """Sample s's corrections by columns: each c_j into the block's share, thread w's row `cs.cs_rc[w]`; and, now,
-    −2δ_f Σ_{j ∈ post(f)} c_j for each f ∈ A_s."""
+    −2δ_f Σ_{j ∈ post(f)} c_j for each f ∈ A_s, as Σ_j c_j − Σ_{j ∉ post(f)} c_j where f's complement is shorter."""
     a0, c, s, rc = ws.ea[0], ws.cd[u], ws.S[u], cs.cs_rc[w]    # cd: unused on sparse rows, zero
     cs.cs_ra[w] = a0
-    for e in range(n): c[ws.ej[e]] += ws.ec[e]
+    ctot = 0.0
+    for e in range(n): c[ws.ej[e]] += ws.ec[e]; ctot += ws.ec[e]
     for v in range(spec.indptr[s], spec.indptr[s + 1]):
         f = spec.indices[v]
-        lo, hi = cs.cs_ptr[f], cs.cs_ptr[f + 1]
-        t0, t1, t2, t3 = 0.0, 0.0, 0.0, 0.0               # four running sums in a fixed order: the same bits everywhere
-        for r in range(lo, hi - 3, 4):
-            t0 += c[cs.cs_row[r]]; t1 += c[cs.cs_row[r + 1]]; t2 += c[cs.cs_row[r + 2]]; t3 += c[cs.cs_row[r + 3]]
-        for r in range(hi - (hi - lo) % 4, hi): t0 += c[cs.cs_row[r]]
-        acc[a0, f] -= 2.0 * cs.cs_dz[f] * ((t0 + t1) + (t2 + t3))
+        if _held(cs, f): t = ctot - _list_sum(c, cs.cs_krow, cs.cs_kptr[f], cs.cs_kptr[f + 1])
+        else: t = _list_sum(c, cs.cs_row, cs.cs_ptr[f], cs.cs_ptr[f + 1])
+        acc[a0, f] -= 2.0 * cs.cs_dz[f] * t
     for e in range(n):
         j = ws.ej[e]
         rc[j] += c[j]; c[j] = 0.0

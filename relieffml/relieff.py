@@ -36,6 +36,9 @@ class ReliefFRule(NamedTuple):
     cs_dz: np.ndarray = NO_COLUMNS.cs_dz    # fields must be arrays or scalars to pass `numba.prange`
     cs_rc: np.ndarray = NO_COLUMNS.cs_rc
     cs_ra: np.ndarray = NO_COLUMNS.cs_ra
+    cs_kptr: np.ndarray = NO_COLUMNS.cs_kptr
+    cs_krow: np.ndarray = NO_COLUMNS.cs_krow
+    cs_kval: np.ndarray = NO_COLUMNS.cs_kval
 
 # %% ../nbs/03_relieff.ipynb #6c1e57ec
 @register_rule(ReliefFRule)
