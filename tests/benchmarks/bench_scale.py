@@ -18,7 +18,10 @@ same rows) measured in the same run:
   also over the CSR's own bytes (`mem/CSR`) and over the issue-31 budget 3 × CSR bytes + N·k·16 (`mem/budget`);
 * `--base DIR`: a checkout of another version of relieffml (e.g. `git worktree add ../base 46e4bb8`): its
   CSR fits and this checkout's, each in fresh processes taking turns (`--repeat` rounds), best of the rounds,
-  both as ratios to the one floor (`base csr/floor`, `csr/floor`). ML-kNN's fit + predict (5000 training
+  both as ratios to the one floor (`base csr/floor`, `csr/floor`) and to a floor timed in each fit's own process
+  just before the fit, on N/10 query rows scaled by 10 (`csr/paired floor`: best fit over best floor of those
+  processes; the floor timed minutes earlier moved by 60 % between runs, 17 to 27 s, and a slow spell slows
+  a fit and its paired floor alike). ML-kNN's fit + predict (5000 training
   rows, the rest queried) is timed dense and CSR the same way (`MLkNN csr/dense`). The machine is shared:
   alternating the versions keeps a slow spell from favouring one of them;
 * `--cpu` (with `--base`): also each CSR fit's CPU seconds (`time.process_time`) on one thread, base and this
@@ -120,9 +123,10 @@ sys.path.insert(0, {here!r})
 import numba; numba.set_num_threads({threads})
 import relieffml
 clock = time.{clock}
-from bench_scale import {gen}, make
+from bench_scale import {gen}, make, dense_floor
 X, Y = {gen}(*{args!r})
 Xf = sp.csr_matrix(X) if {csr!r} else X
+floor = dense_floor(X, 1, len(X) // 10) if {paired!r} else 0.0   # the floor on a tenth of the rows, just before the fit
 if {meth!r} == 'MLkNN':
     from relieffml.lazy import MLkNN
     run = lambda n: MLkNN(n_neighbors=10, n_jobs={threads}).fit(Xf[:n], Y[:n]).predict(Xf[n:n + max(1, n // 2)])
@@ -130,19 +134,20 @@ if {meth!r} == 'MLkNN':
 else:
     est = lambda: make({meth!r}).set_params(n_jobs={threads})
     est().fit(Xf[:60], Y[:60]); t = clock(); est().fit(Xf, Y)
-print(clock() - t, relieffml.__file__)
+print(floor, clock() - t, relieffml.__file__)
 """
 
 
 def child_time(root, gen, args, meth, csr, cpu=False):
     """One timed fit (compile excluded) in a fresh process importing relieffml from `root` (None: this checkout):
-    wall-clock seconds with THREADS threads, or with `cpu` the CPU seconds of one thread."""
+    wall-clock seconds with THREADS threads and, for a ranker, the dense floor timed in that process just before it
+    (`dense_floor` on N/10 query rows, scaled by 10; else 0), or with `cpu` the CPU seconds of one thread."""
     code = _TIMED.format(here=os.path.dirname(os.path.abspath(__file__)), threads=1 if cpu else THREADS, gen=gen, args=args,
-                         meth=meth, csr=csr, clock='process_time' if cpu else 'perf_counter')
+                         meth=meth, csr=csr, clock='process_time' if cpu else 'perf_counter', paired=not cpu and meth != 'MLkNN')
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True, env=_env(root),
                          cwd=root or None).stdout.split()      # the working directory comes first on sys.path
     if root: assert out[-1].startswith(os.path.abspath(root)), out[-1]
-    return float(out[-2])
+    return float(out[-2]), float(out[-3])
 
 
 def compare(row, base, gen, args, repeat, t_floor, cpu=False):
@@ -152,13 +157,19 @@ def compare(row, base, gen, args, repeat, t_floor, cpu=False):
     jobs = [(meth, root, True, False) for meth in METHODS for root in roots] + [('MLkNN', None, False, False), ('MLkNN', None, True, False)]
     if base: jobs += [('MLkNN', base, True, False)]
     if cpu: jobs += [(meth, root, True, True) for meth in METHODS for root in roots]
-    best = {}
+    best, floor = {}, {}
     for _ in range(repeat):
         for job in jobs:
-            best[job] = min(best.get(job, np.inf), child_time(job[1], gen, args, job[0], job[2], job[3]))
+            t, f = child_time(job[1], gen, args, job[0], job[2], job[3])
+            best[job] = min(best.get(job, np.inf), t); floor[job] = min(floor.get(job, np.inf), f)
     for meth in METHODS:
         if base: row[f'{meth} base csr/floor'] = round(best[(meth, base, True, False)] / t_floor, 3)
         row[f'{meth} csr/floor (fresh process)'] = round(best[(meth, None, True, False)] / t_floor, 3)
+    for meth in METHODS:                # against the floor timed in the fits' own processes: a slow spell slows both
+        for root, name in ((base, 'base '), (None, '')) if base else ((None, ''),):
+            row[f'{meth} {name}csr/paired floor'] = round(best[(meth, root, True, False)] / floor[(meth, root, True, False)], 3)
+    fl = [v for v in floor.values() if v > 0]
+    row['paired floor s (min-max of bests)'] = f"{min(fl):.1f}-{max(fl):.1f}"
     for meth in METHODS if cpu else ():
         if base: row[f'{meth} base cpu s'] = round(best[(meth, base, True, True)], 3)
         row[f'{meth} cpu s'] = round(best[(meth, None, True, True)], 3)
