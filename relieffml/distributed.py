@@ -128,10 +128,10 @@ def chunk_task(block, off, S, Xs, memb, prep, metric, weights, k):
     return chunk_entrants(np.asarray(S, np.int64), Xs, spec, pptr, pids, off, k)
 
 # %% ../nbs/07_distributed.ipynb #4db264ca
-def compute(*objs):
-    "`dask.compute` on the active client (or Dask's default scheduler); a failure becomes a RuntimeError saying so."
+def compute(*objs, scheduler=None):
+    "`dask.compute` on `scheduler` (a source's `scheduler`; None: the one in effect now); a failure becomes a RuntimeError saying so."
     import asyncio, dask
-    try: return dask.compute(*objs)
+    try: return dask.compute(*objs, scheduler=scheduler)
     except (Exception, asyncio.CancelledError) as e:
         raise RuntimeError(f"the dask computation failed ({type(e).__name__}: {e}); "
                            "did the client, the scheduler or a worker go away?") from e
@@ -156,7 +156,7 @@ def dask_prepare(src, nominal=None, n_values=None)->Prepared:
     import dask
     nominal = src.nominal if nominal is None else np.asarray(nominal, bool)
     parts = [dask.delayed(chunk_stats)(b, nominal) for b in src.X.to_delayed().ravel()]
-    stats, = compute(tree_reduce(parts, merge_stats))
+    stats, = compute(tree_reduce(parts, merge_stats), scheduler=src.scheduler)
     if stats[3]: raise ValueError("X contains infinite values; use NaN for missing values")
     check_codes(stats[4])
     prep = prepare_from_stats(stats, nominal, src.n_values if n_values is None else n_values)
@@ -166,7 +166,7 @@ def dask_prepare(src, nominal=None, n_values=None)->Prepared:
 def fetch_rows(src, ids, prep:Prepared)->np.ndarray:
     "The scaled rows with the global ids `ids` (ascending, distinct), fetched from their chunks only."
     if len(ids) == 0: return np.empty((0, src.shape[1]))
-    rows, = compute(src.X[np.asarray(ids, np.int64)])
+    rows, = compute(src.X[np.asarray(ids, np.int64)], scheduler=src.scheduler)
     return prep.apply(rows)
 
 # %% ../nbs/07_distributed.ipynb #1a1ff68f
@@ -181,7 +181,7 @@ def dask_neighbors(src, prep:Prepared, S, Xs, pools, metric='manhattan', weights
     for h, b in enumerate(src.X.to_delayed().ravel()):
         lo, hi = src.offsets[h], src.offsets[h + 1]
         tasks.append(dask.delayed(chunk_task)(b, lo, S_, Xs_, pools.memb[lo:hi], prep_, metric, weights, pools.k))
-    return merge_entrants(compute(*tasks), pools.k)
+    return merge_entrants(compute(*tasks, scheduler=src.scheduler), pools.k)
 
 def sample_rows(src, S, prep:Prepared)->np.ndarray:
     "The scaled rows of the samples `S` (repeats allowed), each fetched once."
@@ -213,9 +213,12 @@ def dask_run(src, prep:Prepared, samples, pools, rule, metric='manhattan', weigh
 BLOCK_SIZE = 1024  # samples per block: the client holds their rows and their neighbours' rows at once
 
 class DaskFeatures:
-    "Row-chunked features as a dask array: the `source` a `Prepared` points to (`prepare_stats`, then `run`)."
+    """Row-chunked features as a dask array: the `source` a `Prepared` points to (`prepare_stats`, then `run`). Every
+    computation runs on `scheduler`, the one in effect when the source is made (a fit's start)."""
     def __init__(self, X, nominal, n_values=None, block_size=None):
+        from dask.base import get_scheduler
         self.X, self.nominal, self.n_values = X, np.asarray(nominal, bool), n_values
+        self.scheduler = get_scheduler(collections=[X])                  # the client's `get`, or the configured or default one
         self.shape, self.ndim = tuple(int(s) for s in X.shape), 2
         b = BLOCK_SIZE if block_size is None else block_size
         self.block_size = CHUNK * max(1, -(-int(b) // CHUNK))          # whole accumulator blocks
@@ -230,7 +233,7 @@ class DaskFeatures:
         cols = np.asarray(cols, np.int64)
         warnings.warn(f"gathering {len(cols)} of {self.shape[1]} columns ({self.shape[0] * len(cols) * 8 / 2**20:.1f} MiB) "
                       "into this process: MML-RF's redundancy search reads the pre-selected features whole", UserWarning, stacklevel=3)
-        return np.asarray(self.X[:, cols].compute(), np.float64)
+        return np.asarray(compute(self.X[:, cols], scheduler=self.scheduler)[0], np.float64)
 
 # %% ../nbs/07_distributed.ipynb #27511ba7
 def frame_part(pdf, cats):
