@@ -23,7 +23,7 @@ from numba.core import types
 from numba.extending import overload
 from .config import NJIT, NJIT_PARALLEL, NJIT_STRICT, CHUNK, n_blocks, numba_threads, driver_parts
 from .distances import Prepared, DistanceSpec, distance_spec, strict_sum, naive_distance, distance_tile, TILE, row_at, add_diffs, prepare, binary_rows
-from .sparse import Postings, NO_POSTINGS, cone_gaps, posting_lists, posting_tile, sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input, sparse_diff_terms, zero_terms, sparse_add_diffs_g
+from .sparse import Postings, NO_POSTINGS, cone_gaps, posting_lists, posting_tile, sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input, sparse_diff_terms, zero_terms, sparse_add_diffs_g, held
 
 # %% ../nbs/02_neighbors.ipynb #28763354
 def naive_weka_sort(a):
@@ -1054,13 +1054,8 @@ def _by_columns(ws, u, n, spec, cs, w):
     walk, s, N = 0, ws.S[u], spec.indptr.shape[0] - 1
     for v in range(spec.indptr[s], spec.indptr[s + 1]):
         f = spec.indices[v]
-        walk += cs.cs_kptr[f + 1] - cs.cs_kptr[f] if _held(cs, f) else cs.cs_ptr[f + 1] - cs.cs_ptr[f]
+        walk += cs.cs_kptr[f + 1] - cs.cs_kptr[f] if held(cs.cs_kval, f) else cs.cs_ptr[f + 1] - cs.cs_ptr[f]
     return walk * N < n * spec.indices.shape[0]
-
-@numba.njit(inline='always', **NJIT)
-def _held(cs, f):
-    "Whether column f is held by more than half the rows, its complement listed (`cs.cs_krow`)."
-    return cs.cs_kval.shape[0] > 0 and cs.cs_kval[f] == cs.cs_kval[f]
 
 @numba.njit(inline='always', **NJIT)
 def _list_sum(c, rows, lo, hi):
@@ -1081,7 +1076,7 @@ def _column_updates(acc, ws, u, n, spec, cs, w):
     for e in range(n): c[ws.ej[e]] += ws.ec[e]; ctot += ws.ec[e]
     for v in range(spec.indptr[s], spec.indptr[s + 1]):
         f = spec.indices[v]
-        if _held(cs, f): t = ctot - _list_sum(c, cs.cs_krow, cs.cs_kptr[f], cs.cs_kptr[f + 1])
+        if held(cs.cs_kval, f): t = ctot - _list_sum(c, cs.cs_krow, cs.cs_kptr[f], cs.cs_kptr[f + 1])
         else: t = _list_sum(c, cs.cs_row, cs.cs_ptr[f], cs.cs_ptr[f + 1])
         acc[a0, f] -= 2.0 * cs.cs_dz[f] * t
     for e in range(n):

@@ -7,7 +7,7 @@ Docs: https://relieffml.github.io/relieffml/sparse.html.md"""
 # %% auto #0
 __all__ = ['NO_POSTINGS', 'prepare_sparse', 'prepare_input', 'densify', 'sparse_row', 'sparse_exact', 'sparse_support',
            'sparse_exact_support', 'sparse_tile', 'zero_diffs', 'zero_diffs_row', 'sparse_add_diffs', 'zero_terms',
-           'cone_gaps', 'sparse_add_diffs_g', 'sparse_diff_terms', 'Postings', 'posting_lists', 'posting_tile']
+           'cone_gaps', 'sparse_add_diffs_g', 'sparse_diff_terms', 'Postings', 'posting_lists', 'held', 'posting_tile']
 
 # %% ../nbs/01b_sparse.ipynb #c59aa91e
 import numpy as np
@@ -343,11 +343,16 @@ def _one_value(cptr, cval, cone, N, kval):
         for u in range(a, b): same = same and cval[u] == cval[a]
         if same: kval[f] = cval[a]                  # a NaN never equals itself: not taken
 
+@numba.njit(inline='always', **NJIT)
+def held(kval, f)->bool:
+    "Whether column f is held by more than half the rows, its complement listed: `kval[f]` (`Postings.kval`) not NaN."
+    return kval.shape[0] > 0 and kval[f] == kval[f]
+
 @numba.njit(**NJIT)
 def _lacking(cptr, crow, kval, N, kptr, krow):
     "krow[kptr[f]:kptr[f+1]] = the rows missing from column f's (ascending) posting list, for each column with a `kval`."
     for f in range(kval.shape[0]):
-        if not (kval[f] == kval[f]): continue
+        if not held(kval, f): continue
         q, u = kptr[f], cptr[f]
         for j in range(N):
             if u < cptr[f + 1] and crow[u] == j: u += 1
@@ -394,7 +399,7 @@ def posting_tile(Xs, S, spec, post, out, check):
             f = sup[r]
             x, z = xs[f], spec.zero[f]
             zt = _term(f, x, z, spec); bt += zt
-            if spec.ints and post.kval.shape[0] > 0 and post.kval[f] == post.kval[f]:   # the complement's walk
+            if spec.ints and held(post.kval, f):           # the complement's walk
                 v = post.kval[f]
                 c = (zt + _term(f, z, v, spec)) - _term(f, x, v, spec)
                 off += c
