@@ -150,6 +150,7 @@ DEFECTS = {
                                     '<pre><code>print(42)</code></pre><div class="output stream stdout"><pre><code>42</code></pre></div></div></details>',
     "figure without a caption": f'<div class="cell code"><div class="output display_data"><p><img src="data:image/png;base64,{PNG}"></p></div></div>',
     "unresolved figure reference": "<p>See <strong>?@fig-nothing</strong>.</p>",
+    "module path __main__ shown": "<pre><code>def pool_spec(pools, k:int)-&gt;__main__.PoolSpec:</code></pre>",
     "no Implementation section": "<h2>Kernel</h2><p>Internals.</p><h2>Worked example</h2><p>An example.</p><h2>References</h2>",
     "numpydoc section shown as a heading": "<h3>MLkNN</h3><p><em>ML-kNN.</em></p><h2 id='parameters'>Parameters</h2>"
                                            "<p>n_neighbors : int Number of neighbours. s : float Smoothing.</p>",
@@ -224,3 +225,9 @@ def test_numpydoc_sections_become_labelled_lists():
     assert "----------" not in out and "\n**Parameters**\n" in out and "\n**Notes**\n" in out
     assert "- **`n_neighbors`** (*int, default=10*): Number of neighbours." in out
     assert "- **`feature_weights, metric`**: As in `MLkNN`." in out and out.startswith("*ML-kNN.*")
+
+
+def test_own_names_drop_main():
+    # show_doc names a class of the notebook itself `__main__.X`; the staged page shows `X`, and nothing else changes
+    md = "```python\ndef pool_spec(\n    pools, k:int\n)->__main__.PoolSpec:\n```\n\n*a_main__.x, if __main__ is run*"
+    assert build_docs.own_names(md) == md.replace("__main__.PoolSpec", "PoolSpec")

@@ -89,15 +89,21 @@ def numpydoc_markdown(md: str) -> str:
     return "\n".join(out)
 
 
+def own_names(md: str) -> str:
+    """show_doc prints an annotation naming a class of the chapter itself as `__main__.PoolSpec` (the notebook
+    runs as `__main__`): the reader sees `PoolSpec`, as for a class imported from another chapter."""
+    return re.sub(r"\b__main__\.(?=[A-Za-z_])", "", md)
+
+
 def numpydoc_outputs(path: Path):
-    "Rewrite the numpydoc sections in the markdown outputs (show_doc's) of one staged notebook, in place."
+    "Rewrite the numpydoc sections and `own_names` in the markdown outputs (show_doc's) of one staged notebook, in place."
     nb, changed = json.loads(path.read_text()), False
     for c in nb["cells"]:
         for o in c.get("outputs", []):
             md = o.get("data", {}).get("text/markdown")
             if md is None: continue
             text = "".join(md) if isinstance(md, list) else md
-            new = numpydoc_markdown(text)
+            new = numpydoc_markdown(own_names(text))
             if new != text: o["data"]["text/markdown"], changed = new, True
     if changed: path.write_text(json.dumps(nb, ensure_ascii=False, indent=1))
 

@@ -20,6 +20,7 @@ MathJax runs, and the DOM after it is inspected for
 * a chapter with a "Kernel(s)" section whose "Implementation" section (kernel internals, equivalence sweeps,
   timings) is missing or does not come after its "Worked example" (issue 32: theory → reference → estimator →
   example, implementation last),
+* a `__main__.` module path shown (show_doc's name for a class of the chapter itself, `-> __main__.PoolSpec`),
 * a numpydoc section printed as a heading ("Parameters" over a dashed line is a markdown heading): an
   API entry's parameter list run together into one paragraph, and "Parameters" in the table of contents.
 
@@ -115,6 +116,7 @@ def defects(page: Path, dom: str, site: Path) -> list[str]:
         if t.find_parent("a") is None and t.find_parent(list(NOT_SHOWN)) is None:
             out.append(f"'SPEC §' not inside a link: {t.strip()[:60]!r}")
     for m in NBVAL.finditer(text): out.append(f"visible test-harness marker: {m.group(0)}")
+    for m in re.finditer(r"__main__\.\w+", text): out.append(f"module path __main__ shown: {m.group(0)}")
     for cell in body.select('[data-code_fold="true"]'):
         det = cell.find_parent("details")
         if det is None or det.has_attr("open"):
