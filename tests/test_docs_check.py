@@ -227,7 +227,9 @@ def test_numpydoc_sections_become_labelled_lists():
     assert "- **`feature_weights, metric`**: As in `MLkNN`." in out and out.startswith("*ML-kNN.*")
 
 
-def test_own_names_drop_main():
-    # show_doc names a class of the notebook itself `__main__.X`; the staged page shows `X`, and nothing else changes
-    md = "```python\ndef pool_spec(\n    pools, k:int\n)->__main__.PoolSpec:\n```\n\n*a_main__.x, if __main__ is run*"
-    assert build_docs.own_names(md) == md.replace("__main__.PoolSpec", "PoolSpec")
+def test_own_names_drop_module_paths():
+    # show_doc's signature names classes with their modules; the staged page shows the names, the docstring is untouched
+    md = ("```python\ndef constants(\n    prep:relieffml.distances.Prepared, Xn:NoneType=None\n)->__main__.PoolSpec:\n```\n\n"
+          "*Blocks of `relieffml.config.CHUNK`; a_main__.x, if __main__ is run.*")
+    want = md.replace("relieffml.distances.Prepared", "Prepared", 1).replace("__main__.PoolSpec", "PoolSpec")
+    assert build_docs.own_names(md) == want

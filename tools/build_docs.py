@@ -90,9 +90,11 @@ def numpydoc_markdown(md: str) -> str:
 
 
 def own_names(md: str) -> str:
-    """show_doc prints an annotation naming a class of the chapter itself as `__main__.PoolSpec` (the notebook
-    runs as `__main__`): the reader sees `PoolSpec`, as for a class imported from another chapter."""
-    return re.sub(r"\b__main__\.(?=[A-Za-z_])", "", md)
+    """show_doc's signature names a class with its module: `-> __main__.PoolSpec` for one of the chapter itself (the
+    notebook runs as `__main__`), `prep:relieffml.distances.Prepared` for one imported. In the signature (the first
+    code block) the reader sees the class name alone, as in the API reference; the docstring is left as written."""
+    path = re.compile(r"\b(?:__main__|relieffml(?:\.\w+)*)\.(?=[A-Za-z_])")
+    return re.sub(r"```.*?```", lambda m: path.sub("", m.group(0)), md, count=1, flags=re.S)
 
 
 def numpydoc_outputs(path: Path):
