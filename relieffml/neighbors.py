@@ -862,14 +862,16 @@ class StoreNeighbors(NamedTuple):
 def _store(rule, b, i, ws, u, spec):
     """Copy sample i's neighbours out of the tile (slots past each count keep −1 and ∞: the buffers are reused),
     each with its exact distance: the search's own may be a fast sum, whose last bits depend on the CPU, unless the
-    sums are exact integers (`spec.ints`; a square root of one is correctly rounded everywhere)."""
+    sums are exact integers (`spec.ints`; a square root of one is correctly rounded everywhere) and the tile was
+    searched here (the list driver's workspace, holding lists found elsewhere, has no distance rows)."""
+    own = spec.ints and ws.drow.shape[1] > 0
     for p in range(ws.cnt.shape[1]):
         c = ws.cnt[u, p]
         rule.cnt[i, p] = c
         for r in range(c):
             j = ws.idx[u, p, r]
             rule.idx[i, p, r] = j
-            rule.dist[i, p, r] = ws.dist[u, p, r] if spec.ints else exact_row_dist(ws.Xs[u], spec, j)
+            rule.dist[i, p, r] = ws.dist[u, p, r] if own else exact_row_dist(ws.Xs[u], spec, j)
 
 # %% ../nbs/02_neighbors.ipynb #f0dc6801
 @numba.njit(inline='always', **NJIT)

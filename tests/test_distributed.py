@@ -242,6 +242,17 @@ def test_mmlrf_gathers_its_preselected_columns_and_says_so(cluster):
 
 
 @pytest.mark.parametrize("metric", ["manhattan", "heom"])
+def test_knn_pools_on_a_dask_source_of_binary_rows(metric):
+    "Binary rows (exact integer sums): the lists found on the chunks get their distances computed, as in memory, to the bit."
+    X = (np.random.default_rng(5).random((90, 7)) < 0.4).astype(float)
+    s, nom, Y = np.arange(0, 90, 4), np.zeros(7, bool), np.ones((90, 1))
+    i1, d1, c1 = knn_pools(prepare(X, nom), s, Y, 5, metric)
+    src, _ = as_dask_features(da.from_array(X, chunks=(17, 7)), nom, block_size=16)
+    i2, d2, c2 = knn_pools(src.prepare_stats(), s, Y, 5, metric)
+    np.testing.assert_array_equal(c2, c1); np.testing.assert_array_equal(i2, i1); np.testing.assert_array_equal(d2, d1)
+
+
+@pytest.mark.parametrize("metric", ["manhattan", "heom"])
 def test_knn_pools_on_a_dask_source_gives_distances(metric):
     "knn_pools on a Prepared whose rows live in Dask: the same lists as in memory, and their distances (not ∞)."
     X, nom, Y, s = tie_data(4, kind=2)
