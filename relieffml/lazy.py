@@ -6,8 +6,8 @@ Docs: https://relieffml.github.io/relieffml/lazy.html.md"""
 
 # %% auto #0
 __all__ = ['QUERY_BYTES', 'LAZY_CONSTRAINTS', 'label_counts', 'mlknn_tables', 'mlknn_joint', 'brknn_decide', 'count_patterns',
-           'dml_match_counts', 'mlcw_weights', 'MLkNN', 'BRkNN', 'DMLkNN', 'MLCWkNN', 'weka_neighbors', 'JavaRandom',
-           'mulan_brknn_scores', 'mulan_brknn_decide']
+           'dml_match_counts', 'dense_rows', 'mlcw_weights', 'MLkNN', 'BRkNN', 'DMLkNN', 'MLCWkNN', 'weka_neighbors',
+           'JavaRandom', 'mulan_brknn_scores', 'mulan_brknn_decide']
 
 # %% ../nbs/20_lazy.ipynb #7c1b2807
 from numbers import Integral, Real
@@ -24,7 +24,7 @@ from .config import NJIT, NJIT_PARALLEL, numba_threads
 from .distances import (Prepared, prepare, pair_sum, distance_mode, feature_weights_or_ones,
                                  naive_distance, METRICS)
 from .neighbors import knn_pools, knn_query, naive_knn_pools, prepare_data
-from .sparse import densify
+from .sparse import densify, as_csr, scale_rows, ScaledRows
 from .base import as_features, as_label_matrix, from_frame
 
 # %% ../nbs/20_lazy.ipynb #bf62192e
@@ -239,10 +239,14 @@ def _mlcw_driver(Xq, Xn, idx, is_nominal, nomf, missnom, w, mode, reg, alpha):
         _condition(G, reg, W)
         _simplex_qp(G, alpha[i], W)
 
+def dense_rows(Xs):
+    "Scaled query rows as a dense array: `ScaledRows` expanded, anything else as it is."
+    return Xs.toarray() if isinstance(Xs, ScaledRows) else Xs
+
 def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=None)->np.ndarray:
-    "Reconstruction weights α (n×k) of eq. (9) for scaled query rows `Xs` and their neighbours `idx` (sparse X: rows expanded as needed)."
+    "Reconstruction weights α (n×k) of eq. (9) for scaled query rows `Xs` (dense or `ScaledRows`) and their neighbours `idx` (sparse X: rows expanded as needed)."
     w = feature_weights_or_ones(weights, prep.Xn.shape[1])
-    Xs = np.ascontiguousarray(Xs, dtype=np.float64)
+    Xs = np.ascontiguousarray(dense_rows(Xs), dtype=np.float64)
     _check_gram_range(Xs, w)
     mode = distance_mode(prep, 2, weights is not None, prep.has_missing or bool(np.isnan(Xs).any()))
     alpha, idx = np.empty(idx.shape, np.float64), np.ascontiguousarray(idx, np.int64)
@@ -258,35 +262,43 @@ def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=No
     return alpha
 
 # %% ../nbs/20_lazy.ipynb #2a02b30a
-QUERY_BYTES = 64 * 2**20   # a sparse query X is densified in blocks of rows of at most this many bytes
+QUERY_BYTES = 64 * 2**20   # a sparse query X is taken in blocks of rows whose dense form takes at most this many bytes
 
 def _is_dataset(X)->bool:
     "X is a `MultiLabelDataset` (or quacks like one)."
     return hasattr(X, 'X') and hasattr(X, 'Y') and hasattr(X, 'nominal')
 
 def _as_query(X, n_features:int, names=None, name:str='the learner')->np.ndarray:
-    "Validated float64 query rows (NumPy, pandas, sparse or a dataset) with `n_features` columns (named `names`)."
+    "Validated float64 query rows (NumPy, pandas, sparse or a dataset) with `n_features` columns (named `names`); sparse rows stay sparse, as canonical CSR."
     if _is_dataset(X): X = X.X
     if isinstance(X, pd.DataFrame):
         if names is not None and [str(c) for c in X.columns] != [str(c) for c in names]:
             raise ValueError(f"X has columns {list(X.columns)[:5]}…, but the learner was fitted with {list(names)[:5]}…")
         X = from_frame(X)[0]
-    if sp.issparse(X): X = X.toarray()
-    try: X = np.asarray(X, dtype=np.float64)
+    try: X = as_csr(X) if sp.issparse(X) else np.asarray(X, dtype=np.float64)   # duplicates summed, as toarray sums them
     except (TypeError, ValueError) as e: raise ValueError(f"X must be numeric (NaN for missing values): {e}") from None
     if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got shape {X.shape}; Reshape your data with X.reshape(1, -1) for one instance")
     if X.shape[0] < 1: raise ValueError("X has no instances (0 rows)")
     if X.shape[1] != n_features: raise ValueError(f"X has {X.shape[1]} features, but {name} is expecting {n_features} features as input (as fitted)")
-    if np.isinf(X).any(): raise ValueError("X contains infinite values; use NaN for missing values")
-    return np.ascontiguousarray(X)
+    if np.isinf(X.data if sp.issparse(X) else X).any(): raise ValueError("X contains infinite values; use NaN for missing values")
+    return X if sp.issparse(X) else np.ascontiguousarray(X)
 
 # %% ../nbs/20_lazy.ipynb #0794bb7a
-def _scaled_query(prep:Prepared, X)->np.ndarray:
-    "`prep.apply(X)`, or a ValueError naming the first entry of X whose scaled value overflows float64."
-    with np.errstate(over='ignore'): Xs = prep.apply(X)
+def _first_overflow(Xs):
+    """(i, f) of the first ±∞ entry of the scaled rows Xs, row by row, or None. Of `ScaledRows`, a stored one: the
+    scaled 0 of a column, (0 − lo)/rng, is finite, as rng is at least the spacing of floats at lo (else 0 is kept)."""
+    if isinstance(Xs, ScaledRows):
+        u = np.flatnonzero(np.isinf(Xs.data))
+        return (int(np.searchsorted(Xs.indptr, u[0], 'right')) - 1, int(Xs.indices[u[0]])) if len(u) else None
     bad = np.argwhere(np.isinf(Xs))
-    if len(bad):
-        i, f = bad[0]
+    return tuple(bad[0]) if len(bad) else None
+
+def _scaled_query(prep:Prepared, X):
+    "`prep.apply(X)` (`scale_rows` of a sparse X: it stays sparse), or a ValueError naming the first entry of X whose scaled value overflows float64."
+    with np.errstate(over='ignore'): Xs = scale_rows(prep, X) if sp.issparse(X) else prep.apply(X)
+    bad = _first_overflow(Xs)
+    if bad is not None:
+        i, f = bad
         raise ValueError(f"X[{i}, {f}] = {X[i, f]:g} lies so far outside the training range of feature {f} "
                          f"(min {prep.lo[f]:g}) that its scaled value overflows float64")
     return Xs
@@ -363,7 +375,7 @@ def _lazy_fit(est, X, Y):
 
 # %% ../nbs/20_lazy.ipynb #26691bba
 def _query_blocks(X, fn):
-    "`fn` of the query rows of X (a data set's X, dense or sparse): a sparse X in blocks of at most `QUERY_BYTES` densified."
+    "`fn` of the query rows of X (a data set's X, dense or sparse): a sparse X in blocks of rows whose dense form takes at most `QUERY_BYTES` (what a learner expands of them stays bounded)."
     if _is_dataset(X): X = X.X                     # a data set's X may be sparse
     if sp.issparse(X):
         X = sp.csr_matrix(X)
@@ -373,7 +385,7 @@ def _query_blocks(X, fn):
 
 def _mulan_neighbours(est, Xs, whole:bool)->np.ndarray:
     "Weka's lists of the scaled query rows Xs (None: each training row, itself left out): whole (-1 padded) or their first k."
-    idx = weka_neighbors(est.prep_, Xs, est.n_neighbors_, est.metric, est.feature_weights_, est.n_jobs)[0]
+    idx = weka_neighbors(est.prep_, dense_rows(Xs), est.n_neighbors_, est.metric, est.feature_weights_, est.n_jobs)[0]
     return idx if whole else idx[:, :est.n_neighbors_]
 
 def _lazy_neighbours(est, Xs, whole:bool=False)->np.ndarray:

@@ -8,7 +8,7 @@ Docs: https://relieffml.github.io/relieffml/neighbors.html.md"""
 __all__ = ['SMALL_POOL', 'NO_COLUMNS', 'POSTING_DENSITY', 'naive_weka_sort', 'naive_knn_pools', 'exact_distance',
            'exact_row_dist', 'root_rows', 'first_worst', 'weka_sort_index', 'Workspace', 'PoolSpec', 'knn_workspace',
            'tile_pool', 'scan_entrants', 'has_numeric', 'near_tie_tol', 'membership', 'pool_members', 'pool_spec',
-           'spec_shape', 'load_row', 'load_tile', 'knn_tile', 'apply_rule', 'register_rule', 'ColumnShare',
+           'spec_shape', 'load_row', 'query_row', 'load_tile', 'knn_tile', 'apply_rule', 'register_rule', 'ColumnShare',
            'column_share', 'rule_columns', 'columns_done', 'tile_done', 'block_driver', 'posting_share',
            'search_postings', 'run_blocks', 'StoreNeighbors', 'push', 'push_rows', 'push_pool', 'mark_pool',
            'same_rows', 'same_set', 'add_row_diffs', 'direct_row', 'push_pools', 'flush', 'flush_columns',
@@ -22,8 +22,8 @@ from typing import NamedTuple
 from numba.core import types
 from numba.extending import overload
 from .config import NJIT, NJIT_PARALLEL, NJIT_STRICT, CHUNK, n_blocks, numba_threads, driver_parts
-from .distances import Prepared, DistanceSpec, distance_spec, strict_sum, naive_distance, distance_tile, TILE, row_at, add_diffs, prepare, binary_rows
-from .sparse import Postings, NO_POSTINGS, cone_gaps, posting_lists, posting_tile, sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input, sparse_diff_terms, zero_terms, sparse_add_diffs_g, held
+from .distances import Prepared, DistanceSpec, distance_spec, strict_sum, naive_distance, distance_tile, TILE, row_at, add_diffs, prepare, binary_rows, binary_csr
+from .sparse import Postings, NO_POSTINGS, cone_gaps, posting_lists, posting_tile, sparse_tile, sparse_row, sparse_exact, sparse_add_diffs, zero_diffs, zero_diffs_row, prepare_input, sparse_diff_terms, zero_terms, sparse_add_diffs_g, held, ScaledRows
 
 # %% ../nbs/02_neighbors.ipynb #28763354
 def naive_weka_sort(a):
@@ -728,6 +728,22 @@ def load_row(spec, j, out):
     if spec.indptr.shape[0] > 0: sparse_row(spec, j, out)
     else: out[:] = row_at(spec, j)
 
+def query_row(Xq, i, out):
+    "Query row i of `Xq` (dense rows, or sparse `ScaledRows`) into the dense buffer `out` (compiled per form of `Xq`)."
+    if isinstance(Xq, ScaledRows):
+        out[:] = Xq.zero; a, b = Xq.indptr[i], Xq.indptr[i + 1]; out[Xq.indices[a:b]] = Xq.data[a:b]
+    else: out[:] = Xq[i]
+
+@overload(query_row, jit_options=NJIT)
+def _query_row(Xq, i, out):
+    if isinstance(Xq, types.Array):
+        def dense(Xq, i, out): out[:] = Xq[i]
+        return dense
+    def sparse(Xq, i, out):                               # the scaled zeros, the stored entries written over them
+        out[:] = Xq.zero
+        for u in range(Xq.indptr[i], Xq.indptr[i + 1]): out[Xq.indices[u]] = Xq.data[u]
+    return sparse
+
 @numba.njit(**NJIT)
 def load_tile(samples, i0, hi, Xq, ws, spec):
     "Rows `samples[i0:hi]` (at most TILE; row i of `Xq` where samples[i] < 0) into the tile; spare slots repeat the first. Returns their number."
@@ -736,7 +752,7 @@ def load_tile(samples, i0, hi, Xq, ws, spec):
         i = i0 + (t if t < T else 0)
         ws.S[t] = samples[i]
         if samples[i] >= 0: load_row(spec, samples[i], ws.Xs[t])
-        else: ws.Xs[t] = Xq[i]
+        else: query_row(Xq, i, ws.Xs[t])
     return T
 
 @numba.njit(**NJIT)
@@ -843,7 +859,7 @@ def run_blocks(samples, spec:DistanceSpec, pools:PoolSpec, rule, n_jobs=None, Xq
     "`block_driver` over all blocks of `samples` with `n_jobs` threads; in parts of whole blocks while progress is reported."
     samples = np.ascontiguousarray(samples, np.int64)
     post, cols = search_postings(spec), set(ColumnShare._fields) <= set(getattr(rule, '_fields', ()))
-    Xq = spec.Xn[:1] if Xq is None else np.ascontiguousarray(Xq, np.float64)
+    Xq = spec.Xn[:1] if Xq is None else _query_form(Xq)
     with numba_threads(n_jobs):
         if cols: rule = rule._replace(**column_share(spec, post, numba.get_num_threads())._asdict())   # a rule with the
         # fields of a `ColumnShare` updates by columns (`flush_columns`); a NamedTuple in a rule would not pass `prange`
@@ -1221,18 +1237,28 @@ def _search(prep, samples, Xq, pools, k, metric, weights, n_jobs, has_missing):
     if Xq is None: run_search(prep, samples, pools, out, metric, weights, n_jobs)
     else:                                            # queries need not be binary where the training rows are
         spec = distance_spec(prep, metric, weights, has_missing)
-        run_blocks(samples, spec._replace(ints=spec.ints and binary_rows(Xq, prep.is_nominal)), pools, out, n_jobs, Xq)
+        run_blocks(samples, spec._replace(ints=spec.ints and _binary_query(Xq, prep.is_nominal)), pools, out, n_jobs, Xq)
     return out.idx, out.dist, out.cnt
+
+def _query_form(Xq):
+    "Query rows as `block_driver` reads them: `ScaledRows` as they are, anything else as C-contiguous float64."
+    return Xq if isinstance(Xq, ScaledRows) else np.ascontiguousarray(Xq, dtype=np.float64)
+
+def _binary_query(Xq, is_nominal)->bool:
+    "`binary_rows` of query rows: of a `ScaledRows`, its stored values and the scaled zero of each column some row does not store."
+    if not isinstance(Xq, ScaledRows): return binary_rows(Xq, is_nominal)
+    unstored = np.bincount(Xq.indices, minlength=Xq.shape[1]) < Xq.shape[0]
+    return binary_csr(Xq.data, Xq.indices, is_nominal) and binary_rows(Xq.zero[None, unstored], is_nominal[unstored])
 
 def knn_pools(prep:Prepared, samples, pools, k:int, metric='manhattan', weights=None, n_jobs=None):
     "k nearest members of each pool for each sampled training row: `(idx, dist, count)`, m×P×k / m×P."
     return _search(prep, np.ascontiguousarray(samples, np.int64), None, pools, k, metric, weights, n_jobs, prep.has_missing)
 
 def knn_query(prep:Prepared, Xq, k:int, metric='heom', weights=None, pools=None, n_jobs=None):
-    "k nearest training rows of each (already scaled) query row of `Xq`, no self exclusion."
-    Xq = np.ascontiguousarray(Xq, dtype=np.float64)
+    "k nearest training rows of each (already scaled) query row of `Xq` (dense, or sparse `ScaledRows`), no self exclusion."
+    Xq = _query_form(Xq)
     pools = np.ones((prep.n_rows, 1), np.uint8) if pools is None else pools
-    miss = prep.has_missing or bool(np.isnan(Xq).any())
+    miss = prep.has_missing or bool(np.isnan(Xq.data if isinstance(Xq, ScaledRows) else Xq).any())   # a scaled zero is never NaN
     return _search(prep, np.full(Xq.shape[0], -1, np.int64), Xq, pools, k, metric, weights, n_jobs, miss)
 
 def neighbors_all(prep:Prepared, samples, k:int, metric='manhattan', n_jobs=None):

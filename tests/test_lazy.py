@@ -407,7 +407,7 @@ def test_sparse_training_rows_stay_sparse(Est, metric):
 
 @pytest.mark.parametrize("Est", LEARNERS)
 def test_sparse_queries_in_blocks(Est, monkeypatch):
-    "A sparse query X is densified a few rows at a time: the same labels and scores as the whole dense X at once."
+    "A sparse query X is taken a few rows at a time: the same labels and scores as the whole dense X at once."
     import relieffml.lazy as lazy
     X, csr, Y, nom = sparse_problem(2)
     est = Est(n_neighbors=4, nominal=nom).fit(csr, Y)
@@ -419,6 +419,52 @@ def test_sparse_queries_in_blocks(Est, monkeypatch):
     assert len(np.unique(P.round(9))) > 2                                    # the scores say something
     with pytest.raises(ValueError, match="features"): est.predict(sp.csr_matrix(np.zeros((40, X.shape[1] + 1))))
     with pytest.raises(ValueError, match="no instances"): est.predict(sp.csr_matrix((0, X.shape[1])))
+
+def _stored_anyhow(X):
+    "CSR of X with every stored entry split in two halves (duplicates), each row's entries in reverse column order, and an explicit 0 in column 0."
+    S = sp.csr_matrix(X)
+    data, ind, ptr = [], [], [0]
+    for i in range(S.shape[0]):
+        a, b = S.indptr[i], S.indptr[i + 1]
+        cols, vals = S.indices[a:b][::-1], S.data[a:b][::-1]
+        extra = [] if 0 in cols else [(0, 0.0)]
+        row = [(c, v / 2) for c, v in zip(cols, vals)] * 2 + extra           # v/2 + v/2 is v, to the bit
+        ind += [c for c, _ in row]; data += [v for _, v in row]; ptr.append(len(ind))
+    return sp.csr_matrix((np.array(data), np.array(ind), np.array(ptr)), shape=S.shape)
+
+
+@pytest.mark.parametrize("Est", LEARNERS)
+@pytest.mark.parametrize("train", ["csr", "dense"])
+def test_sparse_queries_stay_sparse(Est, train, monkeypatch):
+    """Issue 31: a sparse query X is scaled and searched as sparse rows, never expanded (only MLC-WkNN's
+    reconstruction expands its own rows); its scores equal the dense query's to the bit, whatever the CSR holds:
+    duplicates, unsorted indices, explicit zeros, NaN, int and float32 values."""
+    import relieffml.lazy as lazy
+    X, csr, Y, nom = sparse_problem(3)
+    est = Est(n_neighbors=4, nominal=nom).fit(csr if train == "csr" else X, Y)
+    mlcw = isinstance(est, MLCWkNN)
+    Xq = X[:40] + np.where(np.nan_to_num(X[:40]) != 0, 0.25, 0.0)             # NaN kept; queries off the training rows
+    Xq[:, 2] = X[:40, 2]
+    forms = [(sp.csr_matrix(Xq), Xq), (_stored_anyhow(np.nan_to_num(Xq, nan=-3.0)), np.nan_to_num(Xq, nan=-3.0)),
+             (sp.csr_matrix(np.round(np.nan_to_num(Xq)).astype(np.int64)), np.round(np.nan_to_num(Xq))),
+             (sp.csr_matrix(Xq.astype(np.float32)), Xq.astype(np.float32).astype(np.float64))]
+    want = [(est.predict_proba(D), est.predict(D)) for _, D in forms]
+    def refuse(*a, **k): raise AssertionError("a sparse query was expanded")
+    for cls in (sp.csr_matrix, sp.coo_matrix): monkeypatch.setattr(cls, "toarray", refuse)
+    if not mlcw: monkeypatch.setattr(lazy.ScaledRows, "toarray", refuse)
+    for (S, _), (P, L) in zip(forms, want):
+        assert np.array_equal(est.predict_proba(S), P, equal_nan=True)
+        np.testing.assert_array_equal(est.predict(S), L)
+    assert forms[1][0].has_canonical_format is False and np.isnan(forms[0][0].data).any()
+
+
+def test_sparse_query_errors_name_what_dense_ones_name():
+    "A sparse query's bad entries are named as a dense query's: infinite values, and a value whose scaled form overflows."
+    est = MLkNN(n_neighbors=2).fit(np.array([[0.0, 1], [1e-5, 0], [5e-6, 1]]), np.array([[1], [0], [1]]))
+    for bad, msg in ((np.array([[0.0, 1], [np.inf, 0]]), "infinite"), (np.array([[0.0, 1], [0, 0], [1e308, 1]]), r"X\[2, 0\] = 1e\+308")):
+        for form in (bad, sp.csr_matrix(bad)):
+            with pytest.raises(ValueError, match=msg): est.predict(form)
+
 
 def test_sparse_enron_as_loaded():
     "enron's sparse ARFF loads as CSR; ML-kNN, BRkNN and MLC-WkNN fitted on it predict what they predict on its dense copy."
