@@ -108,6 +108,10 @@ def _check_feature_categories(x, is_nominal, cats, f):
     return list(cats)
 
 # %% ../nbs/00_data.ipynb #38f8010b
+_AFTER_SELECTION = ("; a mask of the original columns cannot follow a feature selection: pass a DataFrame whose nominal "
+                    "columns are category or string dtype (MultiLabelDataset.to_sklearn), or the data set itself, with "
+                    "nominal='auto', and the selected columns keep their types")
+
 def nominal_mask(nominal, D:int, auto=None)->np.ndarray:
     "Boolean mask of nominal features from the `nominal` parameter of estimators and data sources: 'auto' (then `auto`, or none), a boolean mask or column indices."
     if isinstance(nominal, str):
@@ -115,7 +119,8 @@ def nominal_mask(nominal, D:int, auto=None)->np.ndarray:
         return np.zeros(D, bool) if auto is None else np.asarray(auto, bool)
     arr = np.asarray(nominal)
     if arr.dtype == bool:
-        if arr.shape != (D,): raise ValueError(f"nominal mask must have length {D} (one entry per feature), got shape {arr.shape}")
+        if arr.shape != (D,): raise ValueError(f"nominal mask must have length {D} (one entry per feature), got shape {arr.shape}"
+                                               f"{_AFTER_SELECTION if arr.ndim == 1 and arr.size > D else ''}")
         return arr.copy()
     if arr.size and not np.issubdtype(arr.dtype, np.integer):
         raise ValueError(f"nominal must be 'auto', a boolean mask or a list of int column indices, got {nominal!r}")
@@ -164,6 +169,10 @@ class MultiLabelDataset:
         "Features (nominal ones as pandas Categorical) followed by the uint8 label columns."
         return _to_frame(self)
 
+    def to_sklearn(self) -> tuple:
+        "`(X, Y)` for scikit-learn: the features as a DataFrame (nominal ones Categorical), the labels as uint8 columns."
+        return _to_sklearn(self)
+
     def subset(self, rows) -> MultiLabelDataset:
         "A new data set with the instances `rows` (positions or boolean mask)."
         return _subset(self, rows)
@@ -196,6 +205,12 @@ def _to_frame(ds:MultiLabelDataset) -> pd.DataFrame:
         cols[name] = x
     cols.update(zip(ds.label_names, ds.Y.T))
     return pd.DataFrame(cols)
+
+# %% ../nbs/00_data.ipynb #a9814502
+def _to_sklearn(ds:MultiLabelDataset) -> tuple:
+    "`(X, Y)` DataFrames of `ds` (see `MultiLabelDataset.to_sklearn`)."
+    frame = _to_frame(ds)
+    return frame[list(ds.feature_names)], frame[list(ds.label_names)]
 
 # %% ../nbs/00_data.ipynb #03621014
 def _check_index(idx, n:int, arg:str) -> np.ndarray:

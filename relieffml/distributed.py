@@ -276,7 +276,7 @@ def check_dask_array(X):
 
 def as_dask_features(X, nominal='auto', block_size=None):
     "`(DaskFeatures, info)` of a dask array or DataFrame, as `as_features` gives `(X, info)` for in-memory data."
-    info, auto, nv = dict(feature_names=None, label_names=None, dataset=None), None, None
+    info, auto, nv = dict(feature_names=None, label_names=None, dataset=None, categories=None), None, None
     if hasattr(X, 'map_partitions') and hasattr(X, 'columns'):                  # a dask DataFrame
         info['feature_names'] = [str(c) for c in X.columns]
         info['frame_columns'] = np.asarray(X.columns, dtype=object)

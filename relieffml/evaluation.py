@@ -11,9 +11,10 @@ __all__ = ['FRACTIONS', 'PAPER_METRICS', 'iterative_stratified_kfold', 'evaluate
 
 # %% ../nbs/31_evaluation.ipynb #34b07794
 from numbers import Integral
-import dataclasses
+import dataclasses, warnings
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from scipy import stats
 from sklearn.base import BaseEstimator, MultiOutputMixin, clone
 from joblib import Parallel, delayed
@@ -89,7 +90,8 @@ def _n_top(fraction:float, D:int)->int:
 def _unpack(dataset)->tuple:
     "`(X, Y, name, ds_or_None)` from a `MultiLabelDataset` or an `(X, Y)` pair."
     if hasattr(dataset, "X") and hasattr(dataset, "Y"):
-        return np.asarray(dataset.X, np.float64), np.asarray(dataset.Y), getattr(dataset, "name", "") or "", dataset
+        X = dataset.X if sp.issparse(dataset.X) else np.asarray(dataset.X, np.float64)   # sparse rows stay sparse
+        return X, np.asarray(dataset.Y), getattr(dataset, "name", "") or "", dataset
     if isinstance(dataset, tuple) and len(dataset) == 2:
         X = _dense(dataset[0]).astype(np.float64)
         Y = as_binary(dataset[1], "Y").astype(np.uint8)
@@ -114,7 +116,7 @@ def _fit_ranker(ranker, ds, X, Y, train):
     else: r.fit(Xtr, Ytr)
     return r
 
-# %% ../nbs/31_evaluation.ipynb #9c2260d4
+# %% ../nbs/31_evaluation.ipynb #49b9bae4
 def _support_of(selector, D:int)->np.ndarray:
     "Indices of the features a fitted selector keeps (`get_support()`), or a ValueError."
     if not hasattr(selector, "get_support"):
@@ -124,26 +126,50 @@ def _support_of(selector, D:int)->np.ndarray:
     if not mask.any(): raise ValueError(f"{type(selector).__name__} kept no feature in a training fold")
     return np.flatnonzero(mask)
 
+# %% ../nbs/31_evaluation.ipynb #5d5d3784
+def _takes_dataset(est)->bool:
+    "`est` reads a `MultiLabelDataset`'s nominal mask: a relieffml estimator (a `nominal` parameter), or a Pipeline starting with one."
+    if hasattr(est, "steps"): return bool(est.steps) and _takes_dataset(est.steps[0][1])
+    return hasattr(est, "get_params") and "nominal" in est.get_params(deep=False)
+
+def _part(learner, ds, X, rows):
+    "Rows `rows` as `learner` is given them: the data set's own (nominal mask and categories kept) when it reads one, else X's."
+    return ds.subset(rows) if ds is not None and hasattr(ds, "subset") and _takes_dataset(learner) else X[rows]
+
+def _columns(part, cols):
+    "Columns `cols` of a part: a data set's features `cols` (names, nominal mask, categories with them), or an array's."
+    return part if cols is None else part.select_features(cols) if hasattr(part, "select_features") else part[:, cols]
+
+# %% ../nbs/31_evaluation.ipynb #29cd9db5
+def _warn_codes(learner, ds):
+    "Say so when a data set's nominal features reach a learner that cannot be told (no `nominal` parameter) as numbers."
+    nominal = getattr(ds, "nominal", None)
+    if nominal is None or not np.any(nominal) or _takes_dataset(learner): return
+    warnings.warn(f"{type(learner).__name__} takes no nominal mask: the {int(np.sum(nominal))} nominal feature(s) of "
+                  f"{getattr(ds, 'name', '') or 'the data set'} reach it as integer codes, measured as numbers", UserWarning, stacklevel=3)
+
+# %% ../nbs/31_evaluation.ipynb #9c2260d4
+def _fold_score(learner, tr, Ytr, te, Yte, metrics, cols=None)->dict:
+    "Every metric of a fresh clone of `learner` fitted on part `tr` and tested on `te`, both cut to the columns `cols`."
+    return _score_learner(clone(learner), _columns(tr, cols), Ytr, _columns(te, cols), Yte, metrics)
+
 def _run_fold(fold, train, test, ranker, learner, ds, X, Y, fractions, mode, metrics, keep:bool=False)->tuple:
     "Rows `(fraction, metric, value)` of one fold, its ranking (or kept features, or None), and the fitted ranker if `keep`."
-    if ranker is None:
-        res = _score_learner(clone(learner), X[train], Y[train], X[test], Y[test], metrics)
-        return fold, [(1.0, m, v) for m, v in res.items()], None, None
+    tr, te, Ytr, Yte = _part(learner, ds, X, train), _part(learner, ds, X, test), Y[train], Y[test]
+    if ranker is None: return fold, [(1.0, m, v) for m, v in _fold_score(learner, tr, Ytr, te, Yte, metrics).items()], None, None
     r = _fit_ranker(ranker, ds, X, Y, train)
+    kept = r if keep else None
     if mode == "support":
         cols = _support_of(r, X.shape[1])
-        res = _score_learner(clone(learner), X[train][:, cols], Y[train], X[test][:, cols], Y[test], metrics)
-        return fold, [(cols.size / X.shape[1], m, v) for m, v in res.items()], cols, (r if keep else None)
+        res = _fold_score(learner, tr, Ytr, te, Yte, metrics, cols)
+        return fold, [(cols.size / X.shape[1], m, v) for m, v in res.items()], cols, kept
     ranking = np.asarray(r.ranking_, np.int64)
     if mode == "weights":
         lw = clone(learner).set_params(feature_weights=np.asarray(r.weights_, np.float64))
-        return fold, [(1.0, m, v) for m, v in _score_learner(lw, X[train], Y[train], X[test], Y[test], metrics).items()], ranking, (r if keep else None)
-    rows = []
-    for p in fractions:
-        cols = ranking[:_n_top(p, X.shape[1])]
-        res = _score_learner(clone(learner), X[train][:, cols], Y[train], X[test][:, cols], Y[test], metrics)
-        rows += [(p, m, v) for m, v in res.items()]
-    return fold, rows, ranking, (r if keep else None)
+        return fold, [(1.0, m, v) for m, v in _fold_score(lw, tr, Ytr, te, Yte, metrics).items()], ranking, kept
+    rows = [(p, m, v) for p in fractions
+            for m, v in _fold_score(learner, tr, Ytr, te, Yte, metrics, ranking[:_n_top(p, X.shape[1])]).items()]
+    return fold, rows, ranking, kept
 
 # %% ../nbs/31_evaluation.ipynb #20b29977
 def _folds_of(folds, X, Y, random_state)->list:
@@ -181,6 +207,7 @@ def evaluate(ranker,                      # scikit-learn style ranker (`fit(X, Y
             )->pd.DataFrame:              # columns dataset, fold, method, fraction, metric, value
     "Cross-validate `learner` on the features chosen (or weighted) by `ranker`, fitted on the training folds only."
     X, Y, name, ds = _unpack(dataset)
+    _warn_codes(learner, ds)
     folds, fr, metrics = _check_evaluate_args(learner, folds, X, Y, subset_fractions, mode, metrics, random_state)
     method = method or ("none" if ranker is None else type(ranker).__name__)
     jobs = (delayed(_run_fold)(i, tr, te, ranker, learner, ds, X, Y, fr, mode, metrics, return_estimators) for i, (tr, te) in enumerate(folds))
@@ -234,17 +261,18 @@ def _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns=N
 
 # %% ../nbs/31_evaluation.ipynb #a6672c39
 def _ffa_values(r, learner, Xtr, Ytr, Xte, Yte, metric:str, sizes)->np.ndarray:
-    "Algorithm 2 on one split: `metric` of a fresh `learner` on the top-k features of ranking `r`, for k in `sizes`."
-    return np.array([_score_learner(clone(learner), Xtr[:, r[:k]], Ytr, Xte[:, r[:k]], Yte, (metric,))[metric] for k in sizes])
+    "Algorithm 2 on one split: `metric` of a fresh `learner` on the top-k features of ranking `r`, for k in `sizes` (parts: arrays or data sets)."
+    return np.array([_fold_score(learner, Xtr, Ytr, Xte, Yte, (metric,), r[:k])[metric] for k in sizes])
 
 def _ffa_fold(ranking, learner, ds, X, Y, Yl, tr, te, metric:str, sizes)->np.ndarray:
     "One fold of a cross-validated FFA curve: the ranker fitted on the training rows, Algorithm 2 on the test rows."
     r = _check_ranking_vector(_fit_ranker(ranking, ds, X, Y, tr).ranking_, X.shape[1])
-    return _ffa_values(r, learner, X[tr], Yl[tr], X[te], Yl[te], metric, sizes)
+    return _ffa_values(r, learner, _part(learner, ds, X, tr), Yl[tr], _part(learner, ds, X, te), Yl[te], metric, sizes)
 
 def _check_metric(metric:str):
     if metric not in METRICS: raise ValueError(f"metric: unknown name {metric!r}; known: {list(METRICS)}")
 
+# %% ../nbs/31_evaluation.ipynb #e7e2ec86
 def ffa_curve(ranking, learner, X_train, Y_train=None, X_test=None, Y_test=None, metric:str="pooled_auprc",
               steps=None, cv=None, random_state:int=0, label_columns=None, n_jobs:int=1)->pd.DataFrame:
     "Forward feature addition (Slavkov et al. 2013, Alg. 2) of a ranking on one split, or of a ranker refitted per fold (`cv`; `n_jobs` folds at once)."
@@ -257,6 +285,7 @@ def ffa_curve(ranking, learner, X_train, Y_train=None, X_test=None, Y_test=None,
     if not hasattr(ranking, "fit"):
         raise ValueError("with cv, ranking must be an unfitted ranker (fit, ranking_): a ranking fitted on all rows has seen the test folds")
     X, Y, Yl, ds, folds = _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns)
+    _warn_codes(learner, ds)
     sizes = _ffa_steps(steps, X.shape[1])
     V = np.array(Parallel(n_jobs=n_jobs)(delayed(_ffa_fold)(ranking, learner, ds, X, Y, Yl, tr, te, metric, sizes) for tr, te in folds))
     return pd.DataFrame({"n_features": sizes, "value": V.mean(0), "std": V.std(0, ddof=1) if len(V) > 1 else 0.})
@@ -274,10 +303,12 @@ def random_ffa_baseline(learner, X_train, Y_train=None, X_test=None, Y_test=None
         perms = [rng.permutation(Xtr.shape[1]) for _ in range(n_random)]      # drawn first, in order: the same for any n_jobs
         V = np.stack(Parallel(n_jobs=n_jobs)(delayed(_ffa_values)(r, learner, Xtr, Ytr, Xte, Yte, metric, sizes) for r in perms))
         return pd.DataFrame({"n_features": sizes, "value": V.mean(0), "std": V.std(0)})
-    X, _, Y, _, folds = _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns)
+    X, _, Y, ds, folds = _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns)
+    _warn_codes(learner, ds)
     sizes = _ffa_steps(steps, X.shape[1])
     jobs = [(tr, te, rng.permutation(X.shape[1])) for tr, te in folds for _ in range(n_random)]   # fold by fold, as drawn
-    vals = Parallel(n_jobs=n_jobs)(delayed(_ffa_values)(r, learner, X[tr], Y[tr], X[te], Y[te], metric, sizes) for tr, te, r in jobs)
+    vals = Parallel(n_jobs=n_jobs)(delayed(_ffa_values)(r, learner, _part(learner, ds, X, tr), Y[tr], _part(learner, ds, X, te), Y[te],
+                                                        metric, sizes) for tr, te, r in jobs)
     V = np.array([np.mean(vals[i * n_random:(i + 1) * n_random], 0) for i in range(len(folds))])
     return pd.DataFrame({"n_features": sizes, "value": V.mean(0), "std": V.std(0, ddof=1) if len(V) > 1 else 0.})
 

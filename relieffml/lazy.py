@@ -25,7 +25,7 @@ from .distances import (Prepared, prepare, pair_sum, distance_mode, feature_weig
                                  naive_distance, METRICS)
 from .neighbors import knn_pools, knn_query, naive_knn_pools, prepare_data
 from .sparse import densify, as_csr, scale_rows, ScaledRows
-from .base import as_features, as_label_matrix, from_frame
+from .base import as_features, as_label_matrix, encode_like
 
 # %% ../nbs/20_lazy.ipynb #bf62192e
 def label_counts(Y, idx)->np.ndarray:
@@ -268,16 +268,21 @@ def _is_dataset(X)->bool:
     "X is a `MultiLabelDataset` (or quacks like one)."
     return hasattr(X, 'X') and hasattr(X, 'Y') and hasattr(X, 'nominal')
 
-def _as_query(X, n_features:int, names=None, name:str='the learner')->np.ndarray:
+def _coded_query(X, names=None, categories=None):
+    "Query rows as arrays: a DataFrame checked against the fitted column `names`; nominal values coded as the fit's (`encode_like`)."
+    if isinstance(X, pd.DataFrame) and names is not None and [str(c) for c in X.columns] != [str(c) for c in names]:
+        raise ValueError(f"X has columns {list(X.columns)[:5]}…, but the learner was fitted with {list(names)[:5]}…")
+    return encode_like(X, categories)
+
+# %% ../nbs/20_lazy.ipynb #3f871a2b
+def _as_query(X, n_features:int, names=None, name:str='the learner', categories=None)->np.ndarray:
     "Validated float64 query rows (NumPy, pandas, sparse or a dataset) with `n_features` columns (named `names`); sparse rows stay sparse, as canonical CSR."
-    if _is_dataset(X): X = X.X
-    if isinstance(X, pd.DataFrame):
-        if names is not None and [str(c) for c in X.columns] != [str(c) for c in names]:
-            raise ValueError(f"X has columns {list(X.columns)[:5]}…, but the learner was fitted with {list(names)[:5]}…")
-        X = from_frame(X)[0]
+    X = _coded_query(X, names, categories)
     try: X = as_csr(X) if sp.issparse(X) else np.asarray(X, dtype=np.float64)   # duplicates summed, as toarray sums them
     except (TypeError, ValueError) as e: raise ValueError(f"X must be numeric (NaN for missing values): {e}") from None
-    if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got shape {X.shape}; Reshape your data with X.reshape(1, -1) for one instance")
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (instances × features), got shape {X.shape}; "
+                         "Reshape your data with X.reshape(1, -1) for one instance")
     if X.shape[0] < 1: raise ValueError("X has no instances (0 rows)")
     if X.shape[1] != n_features: raise ValueError(f"X has {X.shape[1]} features, but {name} is expecting {n_features} features as input (as fitted)")
     if np.isinf(X.data if sp.issparse(X) else X).any(): raise ValueError("X contains infinite values; use NaN for missing values")
@@ -369,7 +374,7 @@ def _lazy_fit(est, X, Y):
     est.classes_ = [np.arange(2) for _ in range(Y.shape[1])]   # KNeighborsClassifier's multi-label form
     if 'frame_columns' in info: est.feature_names_in_ = info['frame_columns']
     elif hasattr(est, 'feature_names_in_'): del est.feature_names_in_
-    est.label_names_ = info['label_names']
+    est.label_names_, est.categories_ = info['label_names'], info['categories']   # categories: to read new rows as the fit did
     est._learn()
     return est
 
@@ -414,12 +419,14 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def predict_proba(self, X)->np.ndarray:
         "Label scores (float64 n×Q): P(label present) per label (MLPClassifier's multi-label form); they also rank the labels."
         return self._by_blocks(X, self._score)
-    def _by_blocks(self, X, fn): return _query_blocks(X, lambda Xb: fn(self._query(Xb)))
+    def _by_blocks(self, X, fn): return _query_blocks(self._coded(X), lambda Xb: fn(self._query(Xb)))
     def _check_k(self, N:int): _check_neighbour_count(self.n_neighbors_, N, self._self_excluded)
     def _check_weights(self, D:int): return _fitted_weights(self.feature_weights, D)
-    def _query(self, X)->np.ndarray:
+    def _coded(self, X):
         check_is_fitted(self, 'prep_')
-        return _scaled_query(self.prep_, _as_query(X, self.n_features_in_, getattr(self, 'feature_names_in_', None), type(self).__name__))
+        return _coded_query(X, getattr(self, 'feature_names_in_', None), getattr(self, 'categories_', None))
+    def _query(self, X)->np.ndarray:
+        return _scaled_query(self.prep_, _as_query(self._coded(X), self.n_features_in_, name=type(self).__name__))
     def _query_neighbors(self, Xs)->np.ndarray: return _lazy_neighbours(self, Xs, self._whole_lists)
     def _mulan_lists(self, Xs)->np.ndarray: return _mulan_neighbours(self, Xs, self._whole_lists)
     def _train_neighbors(self)->np.ndarray: return _lazy_neighbours(self, None, self._whole_lists)
@@ -471,7 +478,9 @@ class MLkNN(_MLkNNRule):
     metric : {"heom", "manhattan"}, default="heom"
         Distance that finds the neighbours (Conventions §0).
     nominal : "auto", bool mask or index list, default="auto"
-        Nominal features (Conventions §0).
+        Nominal features. "auto" reads the input's own metadata: a MultiLabelDataset's mask, a DataFrame's
+        category, object and string columns; a bare NumPy or scipy array has none, so its columns are all numeric
+        (chapter *Estimator base*, "Features: what is nominal").
     n_jobs : int or None
         numba threads for the neighbour search.
     k : int or None, default=None
@@ -484,6 +493,9 @@ class MLkNN(_MLkNNRule):
     ----------
     n_neighbors_ : int
         The neighbour count used (`n_neighbors`, or the deprecated `k` when set); all four learners.
+    categories_ : list or None
+        The categories of each nominal feature of the fit (None per numeric feature; None for array input): new
+        DataFrame rows are coded by value with them; all four learners.
     classes_ : list of Q ndarrays [0, 1]
         scikit-learn's multi-label form (as `KNeighborsClassifier` on a 2-D y); all four learners.
     prior_ : ndarray (Q,)

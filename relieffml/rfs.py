@@ -20,7 +20,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, clone
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
-from .base import as_features, as_label_matrix, from_frame, rank_features
+from .base import as_features, as_label_matrix, encode_like, rank_features
 from .relieff import relieff_weights
 from .config import NJIT_STRICT
 
@@ -221,11 +221,10 @@ def _names(prefix:str, n:int, given)->list:
     return [str(v) for v in given] if given is not None else [f"{prefix}{i}" for i in range(n)]
 
 # %% ../nbs/21_rfs.ipynb #c40cb047
-def _predict_features(X, n_features:int)->np.ndarray:
-    "New rows as float64 N×D (NumPy, pandas, scipy.sparse or a `MultiLabelDataset`), checked against `n_features`."
-    if hasattr(X, 'X') and hasattr(X, 'Y'): X = X.X
-    elif isinstance(X, pd.DataFrame): X = from_frame(X)[0]
-    elif sp.issparse(X): X = X.toarray()
+def _predict_features(X, n_features:int, categories=None)->np.ndarray:
+    "New rows as float64 N×D (NumPy, pandas, scipy.sparse or a `MultiLabelDataset`; nominal values coded as the fit's `categories`), checked against `n_features`."
+    X = encode_like(X, categories)
+    if sp.issparse(X): X = X.toarray()
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got shape {X.shape}")
     if X.shape[1] != n_features: raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with {n_features}")
@@ -269,7 +268,7 @@ class _TwoLevelFit(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def _set_shape(self, X, Y, info, label_names):
         "Record sizes and names: `n_features_in_`, `n_labels_`, `feature_names_in_`, `feature_names_`, `label_names_`, `classes_`."
-        self.n_features_in_, self.n_labels_ = X.shape[1], Y.shape[1]
+        self.n_features_in_, self.n_labels_, self.categories_ = X.shape[1], Y.shape[1], info['categories']
         if 'frame_columns' in info: self.feature_names_in_ = info['frame_columns']
         elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_
         self.feature_names_ = _names('x', X.shape[1], info['feature_names'])
@@ -296,7 +295,7 @@ class _TwoLevelPredict(_TwoLevelFit):
     def _meta_level(self, X, method:str)->np.ndarray:
         "N×Q outputs (`method` of each meta classifier) on the base-level label predictions."
         check_is_fitted(self, 'meta_estimators_')
-        X = _predict_features(X, self.n_features_in_)
+        X = _predict_features(X, self.n_features_in_, getattr(self, 'categories_', None))
         L = np.column_stack([e.predict(X) for e in self.base_estimators_]).astype(np.uint8)
         out = np.empty((X.shape[0], self.n_labels_))
         order, update = self._prediction_order()
