@@ -18,7 +18,8 @@ import scipy.sparse as sp
 import numba
 from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, clone
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from .base import as_features, as_label_matrix, encode_like, rank_features
 from .relieff import relieff_weights
@@ -169,28 +170,35 @@ class DeterministicLinearSVC(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         self._validate_params()
-        X, y = np.asarray(X.toarray() if sp.issparse(X) else X, dtype=np.float64), np.asarray(y).ravel()
-        if X.ndim != 2 or len(X) != len(y): raise ValueError(f"X must be 2-D with one row per label value, got X {X.shape}, y {y.shape}")
-        if not np.isfinite(X).all(): raise ValueError("X contains NaN or infinite values")
+        X, y = validate_data(self, X, y, accept_sparse='csr', dtype=np.float64)   # scikit-learn's checks and messages
+        check_classification_targets(y)
         self.classes_ = np.unique(y)
-        if len(self.classes_) != 2: raise ValueError(f"DeterministicLinearSVC is binary: y has {len(self.classes_)} classes")
+        if len(self.classes_) != 2:
+            raise ValueError(f"Only binary classification is supported. The type of the target is "
+                             f"{type_of_target(y)}: DeterministicLinearSVC is binary, y has {len(self.classes_)} classes")
         w = np.zeros(X.shape[1] + bool(self.fit_intercept))
         self.n_iter_ = _svm_newton(self._design(X), np.where(y == self.classes_[1], 1.0, -1.0), float(self.C), float(self.tol), int(self.max_iter), w)
-        self.n_features_in_ = X.shape[1]
         self.coef_ = w[None, :X.shape[1]].copy()
         self.intercept_ = np.array([w[-1] * self.intercept_scaling if self.fit_intercept else 0.0])
         return self
 
     def decision_function(self, X):
         check_is_fitted(self)
-        Z = self._design(X)
+        Z = self._design(validate_data(self, X, accept_sparse='csr', dtype=np.float64, reset=False))
         if Z.ndim != 2 or Z.shape[1] != self.coef_.shape[1] + bool(self.fit_intercept):
             raise ValueError(f"X has {Z.shape[-1] - bool(self.fit_intercept)} features, but DeterministicLinearSVC is expecting {self.coef_.shape[1]} features as input")
         o, w = np.empty(len(Z)), np.r_[self.coef_[0], self.intercept_ / self.intercept_scaling] if self.fit_intercept else self.coef_[0]
         _svm_margins(Z, np.ones(len(Z)), np.ascontiguousarray(w), o)
         return o
 
-    def predict(self, X): return self.classes_[(self.decision_function(X) > 0).astype(int)]
+    def predict(self, X):
+        margins = self.decision_function(X)          # first: it checks that the model is fitted
+        return self.classes_[(margins > 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class, tags.input_tags.sparse = False, True   # binary; sparse rows are densified
+        return tags
 
 # %% ../nbs/21_rfs.ipynb #92a7e97f
 class ConstantLabelWarning(UserWarning):
