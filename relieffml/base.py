@@ -16,7 +16,7 @@ import pandas as pd
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, validate_data
 from sklearn.utils._param_validation import Interval, StrOptions
 from .config import as_generator
 from .data import nominal_mask
@@ -264,14 +264,8 @@ def _select_dataset(sel, ds):
 
 def _select_frame(sel, df:pd.DataFrame)->pd.DataFrame:
     "The selected columns of a DataFrame, dtypes kept (a category column stays one, so the next step sees it nominal)."
-    mask = sel.get_support()
-    if df.shape[1] != len(mask):
-        raise ValueError(f"X has {df.shape[1]} features, but {type(sel).__name__} is expecting {len(mask)} features as input")
-    fitted = getattr(sel, 'feature_names_in_', None)
-    if fitted is not None and [str(c) for c in df.columns] != [str(c) for c in fitted]:
-        raise ValueError(f"The feature names should match those that were passed during fit: X has columns "
-                         f"{list(df.columns)[:5]}…, {type(sel).__name__} was fitted with {list(fitted)[:5]}…")
-    return df.iloc[:, np.flatnonzero(mask)]
+    validate_data(sel, df, reset=False, skip_check_array=True)      # scikit-learn's checks of the column count and names
+    return df.iloc[:, np.flatnonzero(sel.get_support())]
 
 # %% ../nbs/05_base.ipynb #db788130
 class _RankerSelection(SelectorMixin):

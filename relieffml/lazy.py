@@ -275,9 +275,8 @@ def _coded_query(X, names=None, categories=None):
     return encode_like(X, categories)
 
 # %% ../nbs/20_lazy.ipynb #3f871a2b
-def _as_query(X, n_features:int, names=None, name:str='the learner', categories=None)->np.ndarray:
-    "Validated float64 query rows (NumPy, pandas, sparse or a dataset) with `n_features` columns (named `names`); sparse rows stay sparse, as canonical CSR."
-    X = _coded_query(X, names, categories)
+def _as_query(X, n_features:int, name:str='the learner')->np.ndarray:
+    "Validated float64 query rows (arrays, as `_coded_query` gives them) with `n_features` columns; sparse rows stay sparse, as canonical CSR."
     try: X = as_csr(X) if sp.issparse(X) else np.asarray(X, dtype=np.float64)   # duplicates summed, as toarray sums them
     except (TypeError, ValueError) as e: raise ValueError(f"X must be numeric (NaN for missing values): {e}") from None
     if X.ndim != 2:
@@ -426,7 +425,7 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, 'prep_')
         return _coded_query(X, getattr(self, 'feature_names_in_', None), getattr(self, 'categories_', None))
     def _query(self, X)->np.ndarray:
-        return _scaled_query(self.prep_, _as_query(self._coded(X), self.n_features_in_, name=type(self).__name__))
+        return _scaled_query(self.prep_, _as_query(self._coded(X), self.n_features_in_, type(self).__name__))
     def _query_neighbors(self, Xs)->np.ndarray: return _lazy_neighbours(self, Xs, self._whole_lists)
     def _mulan_lists(self, Xs)->np.ndarray: return _mulan_neighbours(self, Xs, self._whole_lists)
     def _train_neighbors(self)->np.ndarray: return _lazy_neighbours(self, None, self._whole_lists)
