@@ -6,16 +6,18 @@ Docs: https://relieffml.github.io/relieffml/base.html.md"""
 
 # %% auto #0
 __all__ = ['MAX_DENSE_BYTES', 'COMMON_CONSTRAINTS', 'from_frame', 'encode_like', 'NotNumericError', 'as_features',
-           'in_memory_target', 'as_label_matrix', 'as_class_vector', 'as_numeric_target', 'as_multilabel_target',
-           'resolve_samples', 'rank_features', 'BaseRanker']
+           'in_memory_target', 'as_label_matrix', 'as_class_vector', 'LabelCoding', 'as_classifier_target',
+           'as_numeric_target', 'as_multilabel_target', 'resolve_samples', 'rank_features', 'BaseRanker']
 
 # %% ../nbs/05_base.ipynb #514ccf3e
 from numbers import Integral, Real
+import dataclasses
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 from sklearn.utils._param_validation import Interval, StrOptions
 from .config import as_generator
@@ -206,6 +208,67 @@ def as_class_vector(y, n:int):
     if y.dtype.kind == 'f' and np.isnan(y).any(): raise ValueError("y contains NaN (missing class values are not supported)")
     classes, codes = np.unique(y, return_inverse=True)
     return codes.astype(np.int64), classes
+
+# %% ../nbs/05_base.ipynb #bb712b52
+_TARGET_HINT = {'multiclass': "Only binary classification is supported (each label 0/1; one-hot encode classes). ",
+                'multiclass-multioutput': "Only binary classification is supported (each label 0/1). ",
+                'continuous': "Unknown label type: continuous. ",
+                'continuous-multioutput': "Unknown label type: continuous. ",
+                'unknown': "Unknown label type: unknown. "}
+
+def _target_hint(y)->str:
+    "scikit-learn's words for a target type that a binary multi-label classifier refuses ('' if none applies)."
+    try: return _TARGET_HINT.get(type_of_target(y), '')
+    except (ValueError, TypeError): return ''
+
+# %% ../nbs/05_base.ipynb #8672d792
+@dataclasses.dataclass(frozen=True)
+class LabelCoding:
+    "A classifier's target form: the sorted `classes` (one or two) of a 1-D y, or None and a 2-D Y's `dtype`."
+    classes: object = None
+    dtype: object = np.uint8
+
+    def labels(self, P)->np.ndarray:
+        "0/1 predictions `P` (n×Q) in the target's form: y's classes (a vector), or n×Q in Y's dtype."
+        if self.classes is None: return P.astype(self.dtype, copy=False)
+        if len(self.classes) == 1: return np.repeat(self.classes, P.shape[0])
+        return self.classes[P[:, 0].astype(np.intp)]
+
+    def scores(self, S)->np.ndarray:
+        "Scores `S` = P(label) (n×Q) in the target's form: n×2 class probabilities in `classes` order, or S."
+        if self.classes is None: return S
+        if len(self.classes) == 1: return np.ones((S.shape[0], 1))
+        return np.column_stack([1.0 - S[:, 0], S[:, 0]])
+
+    def decisions(self, S)->np.ndarray:
+        "Decision values `S` (n×Q) in the target's form: a vector for a 1-D y (positive: the greater class), or S."
+        return S if self.classes is None else S[:, 0]
+
+# %% ../nbs/05_base.ipynb #56d09435
+def _binary_column(y, n:int):
+    "A 1-D target of one or two classes as a uint8 0/1 column and its `LabelCoding` (a 0/1 target keeps its values)."
+    if len(y) != n: raise ValueError(f"y has {len(y)} entries but X has {n} instances")
+    if y.dtype.kind == 'f' and np.isnan(y).any():
+        raise ValueError("y contains NaN: every entry must be one of two classes")
+    try: classes = np.unique(y)
+    except TypeError: raise ValueError("y mixes values that cannot be ordered (e.g. strings and numbers)") from None
+    check_classification_targets(y)              # scikit-learn's "Unknown label type: continuous"
+    if len(classes) > 2:
+        raise ValueError(_target_hint(y) + f"y has {len(classes)} classes ({classes[:3].tolist()}, …): these "
+                         "classifiers are binary per label; pass a 0/1 label matrix, one column per class")
+    zero_one = y.dtype.kind in 'biuf' and np.isin(classes, (0, 1)).all()
+    return np.ascontiguousarray(y if zero_one else y == classes[-1], np.uint8)[:, None], LabelCoding(classes)
+
+# %% ../nbs/05_base.ipynb #9831b48f
+def as_classifier_target(y, n:int):
+    "Validated uint8 n×Q labels and their `LabelCoding`: a 2-D 0/1 Y, or a 1-D y of one or two classes (any values)."
+    in_memory_target(y, 'y')
+    arr = y.to_numpy() if isinstance(y, (pd.DataFrame, pd.Series)) else y
+    arr = arr.toarray() if sp.issparse(arr) else np.asarray(arr)
+    if arr.ndim == 1: return _binary_column(arr, n)
+    try: Y = as_label_matrix(arr, n)
+    except ValueError as e: raise ValueError(_target_hint(arr) + str(e)) from None
+    return Y, LabelCoding(None, arr.dtype if arr.dtype.kind in 'biuf' else np.dtype(np.uint8))
 
 # %% ../nbs/05_base.ipynb #962af5c2
 def as_numeric_target(y, n:int)->np.ndarray:

@@ -17,7 +17,6 @@ import numba
 import pandas as pd
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin
-from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import Interval, StrOptions
 from .config import NJIT, NJIT_PARALLEL, numba_threads
@@ -25,7 +24,7 @@ from .distances import (Prepared, prepare, pair_sum, distance_mode, feature_weig
                                  naive_distance, METRICS)
 from .neighbors import knn_pools, knn_query, naive_knn_pools, prepare_data
 from .sparse import densify, as_csr, scale_rows, ScaledRows
-from .base import as_features, as_label_matrix, encode_like
+from .base import as_classifier_target, as_features, encode_like
 
 # %% ../nbs/20_lazy.ipynb #bf62192e
 def label_counts(Y, idx)->np.ndarray:
@@ -307,19 +306,6 @@ def _scaled_query(prep:Prepared, X):
                          f"(min {prep.lo[f]:g}) that its scaled value overflows float64")
     return Xs
 
-# %% ../nbs/20_lazy.ipynb #8d4bdade
-_TARGET_HINT = {'multiclass': "Only binary classification is supported (each label 0/1; one-hot encode classes). ",
-                'continuous': "Unknown label type: continuous. ", 'continuous-multioutput': "Unknown label type: continuous. ",
-                'unknown': "Unknown label type: unknown. "}
-
-def _as_labels(Y, n:int)->np.ndarray:
-    "`as_label_matrix`, whose ValueError also names scikit-learn's target type when Y is multiclass, continuous or objects."
-    try: return as_label_matrix(Y, n)
-    except ValueError as e:
-        try: hint = _TARGET_HINT.get(type_of_target(Y), '')
-        except (ValueError, TypeError): hint = ''
-        raise ValueError(hint + str(e)) from None
-
 # %% ../nbs/20_lazy.ipynb #b6f2503f
 LAZY_CONSTRAINTS = {
     'n_neighbors': [Interval(Integral, 1, None, closed='left')],
@@ -362,15 +348,17 @@ def _lazy_fit(est, X, Y):
     if Y is None and info['dataset'] is not None: Y = info['dataset'].Y
     if Y is None: raise ValueError(f"{type(est).__name__} requires y to be passed, but the target y is None "
                                    "(pass Y, or a MultiLabelDataset as X)")
-    Y = _as_labels(Y, Xv.shape[0])
+    Y, est._label_coding = as_classifier_target(Y, Xv.shape[0])
     est.n_neighbors_ = _neighbour_count(est)
     est._check_k(Xv.shape[0])
     est.feature_weights_ = est._check_weights(Xv.shape[1])
-    if sp.issparse(Xv) and sp.issparse(Xin := getattr(X, 'X', X)) and np.shares_memory(Xv.data, Xin.data):
+    given = getattr(getattr(X, 'X', X), 'data', None)  # a CSR, CSC or COO X's stored values (a DOK matrix has none)
+    if sp.issparse(Xv) and isinstance(given, np.ndarray) and np.shares_memory(Xv.data, given):
         Xv = Xv.copy()                               # the learner keeps its rows: not the caller's arrays (`as_features` passes them through)
     est.prep_, est.Y_ = prepare_data(Xv, info['nominal'], info['n_values']), Y
     est.n_features_in_, est.n_outputs_ = Xv.shape[1], Y.shape[1]
-    est.classes_ = [np.arange(2) for _ in range(Y.shape[1])]   # KNeighborsClassifier's multi-label form
+    one_d = est._label_coding.classes is not None     # a 1-D y: a binary classifier, classes_ its classes
+    est.classes_ = est._label_coding.classes if one_d else [np.arange(2) for _ in range(Y.shape[1])]
     if 'frame_columns' in info: est.feature_names_in_ = info['frame_columns']
     elif hasattr(est, 'feature_names_in_'): del est.feature_names_in_
     est.label_names_, est.categories_ = info['label_names'], info['categories']   # categories: to read new rows as the fit did
@@ -413,11 +401,13 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         "Validate and scale the training data, then learn the learner's statistics."
         return _lazy_fit(self, X, Y)
     def predict(self, X)->np.ndarray:
-        "Predicted label sets: a uint8 n×Q 0/1 matrix."
-        return self._by_blocks(X, self._decide)
+        "Predicted label sets: an n×Q 0/1 matrix in Y's dtype (a data set's: uint8); for a 1-D y, its classes."
+        P = self._by_blocks(X, self._decide)             # checks that the learner is fitted
+        return self._label_coding.labels(P)
     def predict_proba(self, X)->np.ndarray:
-        "Label scores (float64 n×Q): P(label present) per label (MLPClassifier's multi-label form); they also rank the labels."
-        return self._by_blocks(X, self._score)
+        "Label scores P(label present), float64 n×Q (MLPClassifier's form; they rank the labels); 1-D y: n×2, `classes_` order."
+        S = self._by_blocks(X, self._score)
+        return self._label_coding.scores(S)
     def _by_blocks(self, X, fn): return _query_blocks(self._coded(X), lambda Xb: fn(self._query(Xb)))
     def _check_k(self, N:int): _check_neighbour_count(self.n_neighbors_, N, self._self_excluded)
     def _check_weights(self, D:int): return _fitted_weights(self.feature_weights, D)
@@ -433,12 +423,11 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
 # %% ../nbs/20_lazy.ipynb #47817f61
 def _lazy_tags(tags):
-    "scikit-learn tags of the lazy learners: multi-label, 0/1 labels, NaN and sparse X accepted."
+    "scikit-learn tags of the lazy learners: multi-label, binary per label, NaN and sparse X accepted."
     tags.input_tags.allow_nan = tags.input_tags.sparse = True
     tags.target_tags.required = tags.target_tags.multi_output = True
     tags.classifier_tags.multi_label = True
-    tags.target_tags.single_output = False          # a 1-D y is one label: predictions stay n×1
-    tags.classifier_tags.multi_class = False        # labels are 0/1
+    tags.classifier_tags.multi_class = False        # two classes per label; a 1-D y: a binary classifier
     return tags
 
 # %% ../nbs/20_lazy.ipynb #e8e7abaa
@@ -495,8 +484,9 @@ class MLkNN(_MLkNNRule):
     categories_ : list or None
         The categories of each nominal feature of the fit (None per numeric feature; None for array input): new
         DataFrame rows are coded by value with them; all four learners.
-    classes_ : list of Q ndarrays [0, 1]
-        scikit-learn's multi-label form (as `KNeighborsClassifier` on a 2-D y); all four learners.
+    classes_ : list of Q ndarrays [0, 1], or ndarray
+        scikit-learn's multi-label form (as `KNeighborsClassifier` on a 2-D y); for a 1-D y its sorted classes,
+        and the learner is a binary classifier in them (`predict` gives classes, `predict_proba` n×2); all four.
     prior_ : ndarray (Q,)
         P(H_1^l), eq. (1).
     cond_true_, cond_false_ : ndarray (Q, k+1)

@@ -21,7 +21,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
-from .base import as_features, as_label_matrix, encode_like, rank_features
+from .base import as_classifier_target, as_features, encode_like, rank_features
 from .relieff import relieff_weights
 from .config import NJIT_STRICT
 
@@ -229,13 +229,15 @@ def _names(prefix:str, n:int, given)->list:
     return [str(v) for v in given] if given is not None else [f"{prefix}{i}" for i in range(n)]
 
 # %% ../nbs/21_rfs.ipynb #c40cb047
-def _predict_features(X, n_features:int, categories=None)->np.ndarray:
+def _predict_features(X, n_features:int, categories=None, name:str='the classifier')->np.ndarray:
     "New rows as float64 N×D (NumPy, pandas, scipy.sparse or a `MultiLabelDataset`; nominal values coded as the fit's `categories`), checked against `n_features`."
     X = encode_like(X, categories)
     if sp.issparse(X): X = X.toarray()
     X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got shape {X.shape}")
-    if X.shape[1] != n_features: raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with {n_features}")
+    if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got shape {X.shape}; "
+                                     "Reshape your data with X.reshape(1, -1) for one instance")
+    if X.shape[1] != n_features:
+        raise ValueError(f"X has {X.shape[1]} features, but {name} is expecting {n_features} features as input (as fitted)")
     return X
 
 # %% ../nbs/21_rfs.ipynb #92fcbc17
@@ -250,8 +252,9 @@ class _TwoLevelFit(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         label_names = [str(c) for c in y.columns] if isinstance(y, pd.DataFrame) else None
         X, info = as_features(X, getattr(self, 'nominal', 'auto'))
         if y is None and info['dataset'] is not None: y = info['dataset'].Y
-        if y is None: raise ValueError("y (the N×Q label matrix) is required, or pass a MultiLabelDataset as X")
-        Y = as_label_matrix(y, X.shape[0]); Q = Y.shape[1]
+        if y is None: raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None "
+                                       "(pass the N×Q label matrix, or a MultiLabelDataset as X)")
+        Y, self._label_coding = as_classifier_target(y, X.shape[0]); Q = Y.shape[1]
         self._set_shape(X, Y, info, label_names)
         const = self._constant_labels(Y)
         self.base_estimators_ = [self._fit_one('base_estimator', X, Y[:, j], const[j]) for j in range(Q)]
@@ -281,7 +284,8 @@ class _TwoLevelFit(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_
         self.feature_names_ = _names('x', X.shape[1], info['feature_names'])
         self.label_names_ = _names('y', Y.shape[1], label_names or info['label_names'])
-        self.classes_ = [np.array([0, 1])] * Y.shape[1]
+        one_d = self._label_coding.classes is not None    # a 1-D y: a binary classifier, classes_ its classes
+        self.classes_ = self._label_coding.classes if one_d else [np.array([0, 1])] * Y.shape[1]
 
     def _constant_labels(self, Y)->np.ndarray:
         "Mask of labels with one value in `Y`; warns with `ConstantLabelWarning` naming them."
@@ -303,7 +307,7 @@ class _TwoLevelPredict(_TwoLevelFit):
     def _meta_level(self, X, method:str)->np.ndarray:
         "N×Q outputs (`method` of each meta classifier) on the base-level label predictions."
         check_is_fitted(self, 'meta_estimators_')
-        X = _predict_features(X, self.n_features_in_, getattr(self, 'categories_', None))
+        X = _predict_features(X, self.n_features_in_, getattr(self, 'categories_', None), type(self).__name__)
         L = np.column_stack([e.predict(X) for e in self.base_estimators_]).astype(np.uint8)
         out = np.empty((X.shape[0], self.n_labels_))
         order, update = self._prediction_order()
@@ -314,18 +318,21 @@ class _TwoLevelPredict(_TwoLevelFit):
         return out
 
     def predict(self, X)->np.ndarray:
-        "0/1 label matrix (N×Q uint8): base-level labels first, then the meta level, eq. (4)."
-        return self._meta_level(X, 'predict').astype(np.uint8)
+        "0/1 labels (N×Q in Y's dtype; 1-D y: its classes): base-level labels first, then the meta level, eq. (4)."
+        P = self._meta_level(X, 'predict').astype(np.uint8)
+        return self._label_coding.labels(P)
 
     @available_if(_meta_has('predict_proba'))
     def predict_proba(self, X)->np.ndarray:
-        "N×Q probabilities P(y_j = 1) from the meta level (when the meta estimator has `predict_proba`)."
-        return self._meta_level(X, 'predict_proba')
+        "N×Q probabilities P(y_j = 1) from the meta level (if the meta estimator has `predict_proba`); 1-D y: N×2."
+        S = self._meta_level(X, 'predict_proba')
+        return self._label_coding.scores(S)
 
     @available_if(_meta_has('decision_function'))
     def decision_function(self, X)->np.ndarray:
-        "N×Q decision values from the meta level (when the meta estimator has `decision_function`)."
-        return self._meta_level(X, 'decision_function')
+        "N×Q decision values from the meta level (if the meta estimator has `decision_function`); 1-D y: a vector."
+        S = self._meta_level(X, 'decision_function')
+        return self._label_coding.decisions(S)
 
 # %% ../nbs/21_rfs.ipynb #088aacd5
 class _StackedBR(_TwoLevelPredict):
@@ -357,6 +364,8 @@ class _StackedBR(_TwoLevelPredict):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_label = True
+        tags.classifier_tags.multi_class = False        # two classes per label; a 1-D y: a binary classifier
+        tags.input_tags.sparse = True                   # sparse rows are densified, as for DeterministicLinearSVC
         return tags
 
 # %% ../nbs/21_rfs.ipynb #4244820c
@@ -394,8 +403,9 @@ class RFSClassifier(_StackedBR):
 
     Notes
     -----
-    ``predict`` returns the N×Q 0/1 matrix (uint8). ``predict_proba`` (N×Q, P(y_j = 1)) exists only if the
-    meta estimator has it, ``decision_function`` (N×Q) only if the meta estimator has it. A label constant
+    ``predict`` returns the N×Q 0/1 matrix in Y's dtype. ``predict_proba`` (N×Q, P(y_j = 1)) exists only if the
+    meta estimator has it, ``decision_function`` (N×Q) only if the meta estimator has it. A 1-D y of two
+    classes makes a binary classifier: ``predict`` returns its classes, ``predict_proba`` N×2 columns. A label constant
     in the training data is predicted as that constant, with a `ConstantLabelWarning`.
     Liu, Wang & Zhang (2019), Chinese Journal of Computers 42(3), doi:10.11897/SP.J.1016.2019.00483, §3.
     """

@@ -403,8 +403,8 @@ def test_bad_estimators_and_data():
         RFSClassifier().fit(X, Y * 2)
     with pytest.raises(ValueError, match="rows but X has"):
         RFSClassifier().fit(X, Y[:-1])
-    with pytest.raises(ValueError, match="y .* is required"):
+    with pytest.raises(ValueError, match="requires y to be passed"):
         RFSClassifier().fit(X)
     m = RFSClassifier().fit(X, Y)
-    with pytest.raises(ValueError, match="fitted with 5"):
+    with pytest.raises(ValueError, match="is expecting 5 features"):
         m.predict(X[:, :4])

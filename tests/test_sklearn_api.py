@@ -18,6 +18,7 @@ from relieffml.rfml import RFML
 from relieffml.relieff import ReliefF
 from relieffml.rrelieff import RReliefF
 from relieffml.lazy import MLkNN, BRkNN, DMLkNN, MLCWkNN
+from relieffml.rfs import BRPlus, RFSClassifier
 import relieffml.metrics as rm
 from relieffml.metrics import hamming_loss
 
@@ -175,41 +176,52 @@ def test_random_state_spellings(ds, make):
 
 
 # ---------------------------------------------------------------- the lazy learners as scikit-learn classifiers
-# They are multi-label classifiers only, so scikit-learn's binary / multiclass checks cannot apply. Why, per check:
-LEARNER_NOT_APPLICABLE = {
-    # These fit a 1-D binary, multiclass or string target and expect 1-D predictions. A learner reads a 1-D
-    # 0/1 y as one label (predictions stay n×1) and refuses other values with a ValueError ("only 0 and 1");
-    # the sparse checks fail for the same multiclass y, not for sparse X (which is accepted).
-    "check_classifiers_train", "check_classifiers_classes", "check_classifiers_one_label",
-    "check_classifier_data_not_an_array", "check_estimators_dtypes", "check_fit2d_1feature",
-    "check_estimator_sparse_array", "check_estimator_sparse_matrix",
-    # predict returns the package's uint8 0/1 label matrix; these want a signed int / the targets' dtype.
-    "check_classifier_multioutput", "check_classifiers_multilabel_output_format_predict",
-    # SPEC §0: a dict inside X is bad input, a ValueError; scikit-learn wants a TypeError.
-    "check_dtype_object",
-}
-# BRkNN's confidences are neighbour shares and MLC-WkNN's posteriors convex weights of 0/1 labels: exactly 0 or 1
-# is a legitimate score; the check demands scores strictly inside (0, 1).
-STRICT_PROBA = {"check_classifiers_multilabel_output_format_predict_proba"}
+# scikit-learn's own checks run in tests/test_estimator_checks.py. Here: a 1-D y makes a learner a binary
+# classifier in y's own classes, as KNeighborsClassifier is, computed on the same 0/1 label as a 2-D fit.
+ONE_D = [MLkNN(n_neighbors=5), BRkNN(n_neighbors=5, variant="b"), DMLkNN(n_neighbors=5), MLCWkNN(n_neighbors=5),
+         BRPlus(), RFSClassifier(n_neighbors=5)]
 
 
-@pytest.mark.parametrize("est,allowed", [
-    (MLkNN(), LEARNER_NOT_APPLICABLE), (BRkNN(), LEARNER_NOT_APPLICABLE | STRICT_PROBA),
-    (BRkNN(variant="b"), LEARNER_NOT_APPLICABLE | STRICT_PROBA), (DMLkNN(), LEARNER_NOT_APPLICABLE),
-    (MLCWkNN(), LEARNER_NOT_APPLICABLE | STRICT_PROBA),
-], ids=["MLkNN", "BRkNN-a", "BRkNN-b", "DMLkNN", "MLCWkNN"])
-def test_learners_check_estimator(est, allowed):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        results = check_estimator(est, on_fail=None, on_skip=None)
-    failed = {r["check_name"] for r in results if r["status"] == "failed"}
-    assert failed <= allowed, failed - allowed
-    passed = {r["check_name"] for r in results if r["status"] == "passed"}
-    # the multi-label checks that do apply pass, among them the ones about this chapter's forms
-    assert {"check_classifiers_multilabel_representation_invariance", "check_n_features_in_after_fitting",
-            "check_requires_y_none", "check_classifier_not_supporting_multiclass", "check_fit2d_predict1d",
-            "check_classifiers_regression_target"} <= passed
-    assert len(passed) >= 40
+@pytest.mark.parametrize("est", ONE_D, ids=lambda e: type(e).__name__)
+def test_one_d_target_is_a_binary_classifier(est):
+    X, Y = learner_data(2)
+    Y = Y[:, [1]]                                                 # (learner_data's first label is never empty)
+    y = np.where(Y[:, 0] == 1, "spam", "ham")                   # the positive class is the greater one, "spam"
+    one, two = clone(est).fit(X, y), clone(est).fit(X, Y)
+    np.testing.assert_array_equal(one.classes_, ["ham", "spam"])
+    P = two.predict(X)
+    assert P.shape == (len(X), 1) and P.dtype == Y.dtype           # a 2-D Y: an N×1 matrix in Y's dtype
+    np.testing.assert_array_equal(one.predict(X), np.where(P[:, 0] == 1, "spam", "ham"))
+    if hasattr(two, "predict_proba"):
+        S = two.predict_proba(X)
+        np.testing.assert_array_equal(one.predict_proba(X), np.c_[1 - S[:, 0], S[:, 0]])
+    if hasattr(two, "decision_function"):
+        np.testing.assert_array_equal(one.decision_function(X), two.decision_function(X)[:, 0])
+    Yi = Y.astype(np.int64)                                       # predictions keep the target's dtype
+    assert clone(est).fit(X, Yi).predict(X).dtype == np.int64
+    assert clone(est).fit(X, Yi[:, 0]).predict(X).dtype == np.int64
+
+
+def test_one_d_target_one_class_and_refusals():
+    X, _ = learner_data(2)
+    np.testing.assert_array_equal(MLkNN(n_neighbors=5).fit(X, np.full(len(X), 7)).predict(X[:3]), [7, 7, 7])
+    np.testing.assert_array_equal(MLkNN(n_neighbors=5).fit(X, np.full(len(X), 7)).predict_proba(X[:2]), [[1.0], [1.0]])
+    for bad, words in (([0, 1, 2] * 40, "Only binary classification is supported"),
+                       (np.linspace(0, 1, 120), "Unknown label type: continuous"), ([0, "a"] * 60, "cannot be ordered")):
+        with pytest.raises(ValueError, match=words):
+            MLkNN(n_neighbors=5).fit(X, np.asarray(bad, dtype=object if words == "cannot be ordered" else None))
+
+
+def test_stacked_scorers_read_the_list_of_classes():
+    "The stacked classifiers' classes_ is the list of Q arrays [0, 1]: a scorer scores each label's column."
+    from sklearn.linear_model import LogisticRegression
+    X, Y = learner_data(3)
+    est = BRPlus(base_estimator=LogisticRegression(), meta_estimator=LogisticRegression())
+    cv = KFold(3, shuffle=True, random_state=0)
+    res = cross_validate(est, X, Y, cv=cv, scoring=["roc_auc"])["test_roc_auc"]
+    mine = [np.mean([mannwhitney_auc(Y[te, l], S[:, l]) for l in range(3)])
+            for tr, te in cv.split(X) for S in [clone(est).fit(X[tr], Y[tr]).predict_proba(X[te])]]
+    np.testing.assert_allclose(res, mine, rtol=0, atol=1e-12)
 
 
 def learner_data(Q, n=120, seed=0):
