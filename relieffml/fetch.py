@@ -12,8 +12,8 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['REGISTRY', 'SPLITS', 'CACHE_DIR', 'DOWNLOAD_TIMEOUT', 'PROGRESS_BYTES', 'CHUNK', 'ADVICE', 'BUNDLED', 'registry',
-           'resolve', 'split_files', 'by_hand_message', 'source_url', 'cache_path', 'blob_sha1', 'fetch_file', 'fetch',
-           'expected_shape', 'status']
+           'resolve', 'split_files', 'splits_of', 'by_hand_message', 'source_url', 'cache_path', 'blob_sha1',
+           'fetch_file', 'fetch', 'expected_shape', 'status']
 
 # %% ../nbs/00d_fetch.ipynb #d5c26b96
 REGISTRY = Path(importlib.util.find_spec('relieffml').origin).parent / 'datasets' / 'registry.json'
@@ -51,7 +51,7 @@ def resolve(name:str) -> str:
     hint = f"; did you mean {', '.join(repr(_names()[c]) for c in close)}?" if close else ''
     raise ValueError(f"unknown data set {name!r}{hint} (relieffml data list shows every registered set)")
 
-# %% ../nbs/00d_fetch.ipynb #a4ae4648
+# %% ../nbs/00d_fetch.ipynb #760cce38
 SPLITS = ('all', 'train', 'test')
 
 def split_files(name:str, split:str='all') -> list:
@@ -62,6 +62,12 @@ def split_files(name:str, split:str='all') -> list:
     if split == 'all' and s['union_of']: return [s['splits'][p] for p in s['union_of']]
     have = sorted(s['splits']) + (['all'] if s['union_of'] else [])
     raise ValueError(f"split must be one of {', '.join(repr(h) for h in have)} for data set {s['name']!r}, got {split!r}")
+
+def splits_of(name:str) -> list:
+    "The splits `load_dataset` can give for set `name`: all (a file or a union), train, test, and any other."
+    s = registry()[resolve(name)]
+    have = [*s['splits'], *(['all'] if s['union_of'] else [])]
+    return sorted(have, key=lambda h: (SPLITS + (h,)).index(h))
 
 def by_hand_message(name:str) -> str:
     "What to do for a set no public source holds."
@@ -128,7 +134,7 @@ def _read_body(r, size, bar) -> bytes:
         if bar is not None: bar.update(len(block))
     return b''.join(chunks)
 
-# %% ../nbs/00d_fetch.ipynb #fda48331
+# %% ../nbs/00d_fetch.ipynb #d6c49c06
 def _progress(size, url):
     "A tqdm bar on stderr for a large file, else None."
     if size is None or size <= PROGRESS_BYTES: return None
@@ -144,9 +150,12 @@ def _get(url:str, file:dict, name:str, timeout=None) -> bytes:
             if size is not None and length is not None and length.isdigit() and int(length) != size:
                 raise OSError(f"the server announces {length} bytes, the registry {size}")
             bar = _progress(size, url)
-            try: return _read_body(r, size, bar)
+            try: data = _read_body(r, size, bar)
             finally:
                 if bar is not None: bar.close()
+            if length is not None and length.isdigit() and len(data) < int(length):
+                raise OSError(f"the connection closed after {len(data)} of {length} bytes")
+            return data
     except (OSError, http.client.HTTPException, ValueError) as e:
         why = f"HTTP {e.code} {e.reason}" if isinstance(e, urllib.error.HTTPError) else getattr(e, 'reason', None) or e
         raise OSError(f"data set {name!r}: could not download {url}: {why or type(e).__name__}; {ADVICE}") from None
@@ -245,32 +254,34 @@ def expected_shape(name:str, split:str='all') -> dict | None:
     if not shapes or None in shapes: return None
     return dict(shapes[0], instances=sum(s['instances'] for s in shapes))
 
-# %% ../nbs/00d_fetch.ipynb #1595471e
+# %% ../nbs/00d_fetch.ipynb #ba4770c3
 def _split_state(name:str, files:list, home) -> str:
-    "bundled, cached or downloadable: where the files of one split would come from."
+    "bundled, bundled-variant, cached or downloadable: where `load_dataset(name)` takes the files of a split from."
     if all(f.get('bundled') for f in files): return 'bundled'
+    if (BUNDLED / f"{name}.arff.gz").is_file(): return 'bundled-variant'   # a bundled file of that name, not these bytes
     if home is not None and all(f.get('bundled') or cache_path(home, name, f).is_file() for f in files): return 'cached'
     return 'downloadable'
 
 def _union_shape(s:dict) -> dict:
-    "The expected shape of a set's `all` split (summed over `union_of` for a set without a union file)."
+    "The expected shape of a set's `all` split (summed over `union_of`); of its first split if it has no union."
     parts = [s['splits']['all']] if 'all' in s['splits'] else [s['splits'][p] for p in s['union_of'] or []]
     shapes = [p['shape'] for p in parts]
-    if not shapes or None in shapes: return {}
+    if not parts: return dict(next(iter(s['splits'].values()))['shape'] or {}, instances=None)
+    if None in shapes: return {}
     return dict(shapes[0], instances=sum(sh['instances'] for sh in shapes))
 
-# %% ../nbs/00d_fetch.ipynb #c0603ba5
+# %% ../nbs/00d_fetch.ipynb #bc89697c
 def status(home=None) -> list:
-    "One dict per registered set: name, source, state, splits, download bytes, shape, papers."
+    "One dict per registered set: name, source, state, splits, download bytes, shape, Mulan's statistics, papers."
     rows = []
     for name, s in registry().items():
-        splits = ([*s['splits'], *(['all'] if s['union_of'] else [])])
+        splits = [] if s['by_hand'] else splits_of(name)
         files = [f for f in s['splits'].values() if not f.get('bundled')] + ([s['xml']] if s['xml'] else [])
-        state = 'by hand' if s['by_hand'] else _split_state(name, split_files(name, 'all' if 'all' in splits
-                                                                                 else splits[0]), home)
+        state = 'by hand' if s['by_hand'] else _split_state(name, split_files(name, splits[0]), home)
         sizes = [f['bytes'] for f in files]
-        shape = _union_shape(s) if not s['by_hand'] else {}
-        rows.append(dict(name=name, source=s['source'] or '-', state=state, splits=','.join(sorted(splits)),
-                         download_bytes=None if None in sizes else sum(sizes), instances=shape.get('instances'),
-                         features=shape.get('features'), labels=shape.get('labels'), papers=','.join(s['papers'])))
+        shape, table = ({} if s['by_hand'] else _union_shape(s)), s['mulan_table'] or {}
+        rows.append(dict(name=name, source=s['source'] or '-', state=state, splits=','.join(splits),
+                         download_bytes=None if None in sizes or s['by_hand'] else sum(sizes),
+                         instances=shape.get('instances'), features=shape.get('features'), labels=shape.get('labels'),
+                         cardinality=table.get('cardinality'), density=table.get('density'), papers=','.join(s['papers'])))
     return rows
