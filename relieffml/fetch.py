@@ -15,7 +15,7 @@ __all__ = ['REGISTRY', 'SPLITS', 'CACHE_DIR', 'DOWNLOAD_TIMEOUT', 'PROGRESS_BYTE
            'resolve', 'split_files', 'splits_of', 'by_hand_message', 'source_url', 'cache_path', 'blob_sha1',
            'fetch_file', 'fetch', 'expected_shape', 'status']
 
-# %% ../nbs/00d_fetch.ipynb #d5c26b96
+# %% ../nbs/00d_fetch.ipynb #bd6b2722
 REGISTRY = Path(importlib.util.find_spec('relieffml').origin).parent / 'datasets' / 'registry.json'
 
 @functools.cache
@@ -23,7 +23,7 @@ def registry() -> dict:
     "The data set registry: set name -> its entry (sources, checksums, splits, shapes, citation, papers)."
     return {s['name']: s for s in json.loads(REGISTRY.read_text(encoding='utf-8'))['sets']}
 
-# %% ../nbs/00d_fetch.ipynb #3b091abc
+# %% ../nbs/00d_fetch.ipynb #32f48146
 def _normal(name:str) -> str:
     "`name` folded for lookup: case-insensitive, `_` and spaces as `-`."
     return re.sub(r'[\s_]+', '-', name.strip().casefold())
@@ -36,7 +36,7 @@ def _names() -> dict:
         for n in [name, *s['aliases']]: out[_normal(n)] = name
     return out
 
-# %% ../nbs/00d_fetch.ipynb #636d63f2
+# %% ../nbs/00d_fetch.ipynb #22902cc3
 def _check_name(name) -> str:
     "`name` if it is a plain data set name, else a ValueError (it becomes a path in the data home)."
     if not isinstance(name, str) or not name.strip() or '/' in name or '\\' in name or name.strip() in ('.', '..'):
@@ -51,7 +51,7 @@ def resolve(name:str) -> str:
     hint = f"; did you mean {', '.join(repr(_names()[c]) for c in close)}?" if close else ''
     raise ValueError(f"unknown data set {name!r}{hint} (relieffml data list shows every registered set)")
 
-# %% ../nbs/00d_fetch.ipynb #760cce38
+# %% ../nbs/00d_fetch.ipynb #a422c8b4
 SPLITS = ('all', 'train', 'test')
 
 def split_files(name:str, split:str='all') -> list:
@@ -75,7 +75,7 @@ def by_hand_message(name:str) -> str:
     return (f"data set {name!r} cannot be downloaded: no public source holds it (published: {s['by_hand']}); "
             f"supply it by hand: put {name}.arff and {name}.xml in the data home (RELIEFFML_DATA)")
 
-# %% ../nbs/00d_fetch.ipynb #365a424f
+# %% ../nbs/00d_fetch.ipynb #c0ba40cc
 CACHE_DIR = '_downloads'
 
 def source_url(file:dict) -> str:
@@ -89,7 +89,7 @@ def cache_path(home, name:str, file:dict) -> Path:
     s = registry()[resolve(name)]
     return Path(home) / CACHE_DIR / (s['source'] or 'by-hand') / s['name'] / file['path'].rsplit('/', 1)[-1]
 
-# %% ../nbs/00d_fetch.ipynb #4631e196
+# %% ../nbs/00d_fetch.ipynb #d42be272
 def blob_sha1(data:bytes) -> str:
     "The git blob SHA-1 of `data` (what a git tree records for a file)."
     return hashlib.sha1(b'blob %d\0' % len(data) + data).hexdigest()
@@ -104,7 +104,7 @@ def _check_bytes(data:bytes, file:dict, name:str, url:str):
     if wrong: raise ValueError(f"data set {name!r}: the file downloaded from {url} is not the registered one ({wrong}); "
                                "nothing was kept: try again later, or point RELIEFFML_MIRROR at a faithful mirror")
 
-# %% ../nbs/00d_fetch.ipynb #0e04f519
+# %% ../nbs/00d_fetch.ipynb #77b94911
 DOWNLOAD_TIMEOUT = 60            # seconds a connection or a read may wait
 PROGRESS_BYTES = 4_000_000       # files larger than this show a progress bar
 CHUNK = 1 << 16
@@ -119,7 +119,7 @@ class _SameHost(urllib.request.HTTPRedirectHandler):
 
 _OPENER = urllib.request.build_opener(_SameHost)
 
-# %% ../nbs/00d_fetch.ipynb #c89598ab
+# %% ../nbs/00d_fetch.ipynb #a0174822
 ADVICE = ("check the network and try again, set RELIEFFML_MIRROR to a mirror of the registry's host, "
           "or put the file into the data home by hand")
 
@@ -134,7 +134,7 @@ def _read_body(r, size, bar) -> bytes:
         if bar is not None: bar.update(len(block))
     return b''.join(chunks)
 
-# %% ../nbs/00d_fetch.ipynb #d6c49c06
+# %% ../nbs/00d_fetch.ipynb #392fba36
 def _progress(size, url):
     "A tqdm bar on stderr for a large file, else None."
     if size is None or size <= PROGRESS_BYTES: return None
@@ -160,7 +160,7 @@ def _get(url:str, file:dict, name:str, timeout=None) -> bytes:
         why = f"HTTP {e.code} {e.reason}" if isinstance(e, urllib.error.HTTPError) else getattr(e, 'reason', None) or e
         raise OSError(f"data set {name!r}: could not download {url}: {why or type(e).__name__}; {ADVICE}") from None
 
-# %% ../nbs/00d_fetch.ipynb #d686524d
+# %% ../nbs/00d_fetch.ipynb #04813856
 def _write_atomic(data:bytes, dest:Path):
     "Write `data` to `dest` through a temporary file in the same folder and `os.replace`."
     fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f'.{dest.name}.', suffix='.part')
@@ -177,7 +177,7 @@ def _write_all(f, data:bytes):
     "Write `data` to the open file `f` (one place a disk error can come from)."
     f.write(data)
 
-# %% ../nbs/00d_fetch.ipynb #2281b138
+# %% ../nbs/00d_fetch.ipynb #b8dac2a9
 def _make_dirs(folder:Path) -> list:
     "Create `folder` and its missing parents; the ones created, deepest first."
     made = []
@@ -192,7 +192,7 @@ def _remove_empty(folders:list):
     for p in folders:
         with contextlib.suppress(OSError): p.rmdir()
 
-# %% ../nbs/00d_fetch.ipynb #f2578f17
+# %% ../nbs/00d_fetch.ipynb #d18d6640
 @contextlib.contextmanager
 def _locked(folder:Path):
     "An exclusive lock on `folder` for this process (flock on the directory; no lock file)."
@@ -204,7 +204,7 @@ def _locked(folder:Path):
         yield
     finally: os.close(fd)
 
-# %% ../nbs/00d_fetch.ipynb #eaeb4ebf
+# %% ../nbs/00d_fetch.ipynb #b78e7ae3
 def _cached_ok(path:Path, file:dict) -> bool:
     "Whether `path` holds the registry's file (size, then blob SHA-1)."
     if not path.is_file(): return False
@@ -231,7 +231,7 @@ def fetch_file(name:str, file:dict, home, timeout=None) -> Path:
     finally: _remove_empty(made)
     return dest
 
-# %% ../nbs/00d_fetch.ipynb #02343e83
+# %% ../nbs/00d_fetch.ipynb #6fce7beb
 BUNDLED = REGISTRY.parent
 
 def _local(name:str, file:dict, home, timeout=None) -> Path:
@@ -254,7 +254,7 @@ def expected_shape(name:str, split:str='all') -> dict | None:
     if not shapes or None in shapes: return None
     return dict(shapes[0], instances=sum(s['instances'] for s in shapes))
 
-# %% ../nbs/00d_fetch.ipynb #ba4770c3
+# %% ../nbs/00d_fetch.ipynb #ac84f8f2
 def _split_state(name:str, files:list, home) -> str:
     "bundled, bundled-variant, cached or downloadable: where `load_dataset(name)` takes the files of a split from."
     if all(f.get('bundled') for f in files): return 'bundled'
@@ -270,7 +270,7 @@ def _union_shape(s:dict) -> dict:
     if None in shapes: return {}
     return dict(shapes[0], instances=sum(sh['instances'] for sh in shapes))
 
-# %% ../nbs/00d_fetch.ipynb #bc89697c
+# %% ../nbs/00d_fetch.ipynb #d6f05f3d
 def status(home=None) -> list:
     "One dict per registered set: name, source, state, splits, download bytes, shape, Mulan's statistics, papers."
     rows = []
