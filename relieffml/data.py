@@ -725,7 +725,7 @@ def _load_registered(name:str, split:str, home:Path, labels=None, xml=None) -> M
 
 # %% ../nbs/00_data.ipynb #06a2611d
 def load_dataset(name:str, data_home=None, labels=None, xml=None, split:str='all') -> MultiLabelDataset:
-    "Load data set `name` (`split` all, train or test): a file of that name, else the registered set, else `RELIEFFML_DATA_URL`."
+    "Load data set `name` (`split` all/train/test): a file of that name, a registered set, or `RELIEFFML_DATA_URL`."
     _refuse_directory(name, data_home)
     path = find_dataset(name, data_home) if split == 'all' else None
     if path is None and _registered(name) is not None:

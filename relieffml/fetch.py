@@ -61,7 +61,8 @@ def split_files(name:str, split:str='all') -> list:
     if split in s['splits']: return [s['splits'][split]]
     if split == 'all' and s['union_of']: return [s['splits'][p] for p in s['union_of']]
     have = sorted(s['splits']) + (['all'] if s['union_of'] else [])
-    raise ValueError(f"split must be one of {', '.join(repr(h) for h in have)} for data set {s['name']!r}, got {split!r}")
+    raise ValueError(f"split must be one of {', '.join(repr(h) for h in have)} for data set {s['name']!r}, "
+                     f"got {split!r}")
 
 def splits_of(name:str) -> list:
     "The splits `load_dataset` can give for set `name`: all (a file or a union), train, test, and any other."
@@ -101,8 +102,9 @@ def _check_bytes(data:bytes, file:dict, name:str, url:str):
              f"git blob SHA-1 {blob_sha1(data)}, expected {sha1}" if blob_sha1(data) != sha1 else
              f"SHA-256 {hashlib.sha256(data).hexdigest()}, expected {sha256}"
              if sha256 and hashlib.sha256(data).hexdigest() != sha256 else None)
-    if wrong: raise ValueError(f"data set {name!r}: the file downloaded from {url} is not the registered one ({wrong}); "
-                               "nothing was kept: try again later, or point RELIEFFML_MIRROR at a faithful mirror")
+    if wrong: raise ValueError(f"data set {name!r}: the file downloaded from {url} is not the registered one "
+                               f"({wrong}); nothing was kept: try again later, or point RELIEFFML_MIRROR at a "
+                               "faithful mirror")
 
 # %% ../nbs/00d_fetch.ipynb #77b94911
 DOWNLOAD_TIMEOUT = 60            # seconds a connection or a read may wait
@@ -258,7 +260,7 @@ def expected_shape(name:str, split:str='all') -> dict | None:
 def _split_state(name:str, files:list, home) -> str:
     "bundled, bundled-variant, cached or downloadable: where `load_dataset(name)` takes the files of a split from."
     if all(f.get('bundled') for f in files): return 'bundled'
-    if (BUNDLED / f"{name}.arff.gz").is_file(): return 'bundled-variant'   # a bundled file of that name, not these bytes
+    if (BUNDLED / f"{name}.arff.gz").is_file(): return 'bundled-variant'   # a bundled file of that name, other bytes
     if home is not None and all(f.get('bundled') or cache_path(home, name, f).is_file() for f in files): return 'cached'
     return 'downloadable'
 
@@ -283,5 +285,6 @@ def status(home=None) -> list:
         rows.append(dict(name=name, source=s['source'] or '-', state=state, splits=','.join(splits),
                          download_bytes=None if None in sizes or s['by_hand'] else sum(sizes),
                          instances=shape.get('instances'), features=shape.get('features'), labels=shape.get('labels'),
-                         cardinality=table.get('cardinality'), density=table.get('density'), papers=','.join(s['papers'])))
+                         cardinality=table.get('cardinality'), density=table.get('density'),
+                         papers=','.join(s['papers'])))
     return rows

@@ -174,7 +174,8 @@ def mulan_set(name, folder, stem, files, table, readmes, bundled):
     if "all" in splits and splits["all"]["shape"] is None:
         known = [e["shape"]["sparse"] for e in splits.values() if e["shape"]]
         splits["all"]["shape"] = table_shape(row, n_labels, known[0] if known else None)
-    return {"name": name, "source": "mulan", "aliases": ALIASES.get(name, []), "xml": file_entry(MULAN_PREFIX, base + stem + ".xml", xml, MIRROR),
+    return {"name": name, "source": "mulan", "aliases": ALIASES.get(name, []),
+            "xml": file_entry(MULAN_PREFIX, base + stem + ".xml", xml, MIRROR),
             "splits": splits, "union_of": None if "all" in splits else [s for s in ("train", "test") if s in splits],
             "n_labels": n_labels, "mulan_table": row, "citation": CITATIONS.get(folder) or readmes.get(folder),
             "papers": PAPERS.get(name, []), "by_hand": None}
