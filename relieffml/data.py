@@ -20,8 +20,8 @@ from .fetch import CACHE_DIR, expected_shape, fetch, registry, resolve, status
 
 # %% auto #0
 __all__ = ['MULAN_SHA256', 'DOWNLOAD_TIMEOUT', 'BUNDLED_DATA', 'DATASHEET', 'REDUNDANT_SD', 'nominal_mask', 'MultiLabelDataset',
-           'load_arff', 'load_hmc_arff', 'get_data_home', 'list_datasets', 'find_dataset', 'load_dataset',
-           'make_multilabel_relevance', 'default_dataset']
+           'load_arff', 'load_hmc_arff', 'get_data_home', 'list_datasets', 'find_dataset', 'registered_datasets',
+           'load_dataset', 'make_multilabel_relevance', 'default_dataset']
 
 # %% ../nbs/00_data.ipynb #6faeb9a7
 def _check_X(X):
@@ -722,6 +722,11 @@ def _load_registered(name:str, split:str, home:Path, labels=None, xml=None) -> M
                          f"{ {k: want[k] for k in got} }; report this as a bug")
     ds.name = name if split == 'all' else f"{name}-{split}"
     return ds
+
+# %% ../nbs/00_data.ipynb #a1f7c005
+def registered_datasets(data_home=None) -> pd.DataFrame:
+    "Every registered set: bundled, bundled-variant, cached, downloadable or by hand; download bytes, shape, papers."
+    return pd.DataFrame(status(get_data_home(data_home))).set_index('name')
 
 # %% ../nbs/00_data.ipynb #06a2611d
 def load_dataset(name:str, data_home=None, labels=None, xml=None, split:str='all') -> MultiLabelDataset:
