@@ -51,7 +51,7 @@ def resolve(name:str) -> str:
     hint = f"; did you mean {', '.join(repr(_names()[c]) for c in close)}?" if close else ''
     raise ValueError(f"unknown data set {name!r}{hint} (relieffml data list shows every registered set)")
 
-# %% ../nbs/00d_fetch.ipynb #a422c8b4
+# %% ../nbs/00d_fetch.ipynb #b681fdf3
 SPLITS = ('all', 'train', 'test')
 
 def split_files(name:str, split:str='all') -> list:
@@ -64,19 +64,21 @@ def split_files(name:str, split:str='all') -> list:
     raise ValueError(f"split must be one of {', '.join(repr(h) for h in have)} for data set {s['name']!r}, "
                      f"got {split!r}")
 
+# %% ../nbs/00d_fetch.ipynb #a93bf776
 def splits_of(name:str) -> list:
     "The splits `load_dataset` can give for set `name`: all (a file or a union), train, test, and any other."
     s = registry()[resolve(name)]
     have = [*s['splits'], *(['all'] if s['union_of'] else [])]
     return sorted(have, key=lambda h: (SPLITS + (h,)).index(h))
 
+# %% ../nbs/00d_fetch.ipynb #2c04dfae
 def by_hand_message(name:str) -> str:
     "What to do for a set no public source holds."
     s = registry()[name]
     return (f"data set {name!r} cannot be downloaded: no public source holds it (published: {s['by_hand']}); "
             f"supply it by hand: put {name}.arff and {name}.xml in the data home (RELIEFFML_DATA)")
 
-# %% ../nbs/00d_fetch.ipynb #c0ba40cc
+# %% ../nbs/00d_fetch.ipynb #b2055ce2
 CACHE_DIR = '_downloads'
 
 def source_url(file:dict) -> str:
@@ -90,7 +92,7 @@ def cache_path(home, name:str, file:dict) -> Path:
     s = registry()[resolve(name)]
     return Path(home) / CACHE_DIR / (s['source'] or 'by-hand') / s['name'] / file['path'].rsplit('/', 1)[-1]
 
-# %% ../nbs/00d_fetch.ipynb #d42be272
+# %% ../nbs/00d_fetch.ipynb #c13abd37
 def blob_sha1(data:bytes) -> str:
     "The git blob SHA-1 of `data` (what a git tree records for a file)."
     return hashlib.sha1(b'blob %d\0' % len(data) + data).hexdigest()
@@ -106,7 +108,7 @@ def _check_bytes(data:bytes, file:dict, name:str, url:str):
                                f"({wrong}); nothing was kept: try again later, or point RELIEFFML_MIRROR at a "
                                "faithful mirror")
 
-# %% ../nbs/00d_fetch.ipynb #77b94911
+# %% ../nbs/00d_fetch.ipynb #3a61aab0
 DOWNLOAD_TIMEOUT = 60            # seconds a connection or a read may wait
 PROGRESS_BYTES = 4_000_000       # files larger than this show a progress bar
 CHUNK = 1 << 16
@@ -121,7 +123,7 @@ class _SameHost(urllib.request.HTTPRedirectHandler):
 
 _OPENER = urllib.request.build_opener(_SameHost)
 
-# %% ../nbs/00d_fetch.ipynb #a0174822
+# %% ../nbs/00d_fetch.ipynb #e90ff4b5
 ADVICE = ("check the network and try again, set RELIEFFML_MIRROR to a mirror of the registry's host, "
           "or put the file into the data home by hand")
 
@@ -136,7 +138,7 @@ def _read_body(r, size, bar) -> bytes:
         if bar is not None: bar.update(len(block))
     return b''.join(chunks)
 
-# %% ../nbs/00d_fetch.ipynb #392fba36
+# %% ../nbs/00d_fetch.ipynb #b0fdf4c7
 def _progress(size, url):
     "A tqdm bar on stderr for a large file, else None."
     if size is None or size <= PROGRESS_BYTES: return None
@@ -162,7 +164,7 @@ def _get(url:str, file:dict, name:str, timeout=None) -> bytes:
         why = f"HTTP {e.code} {e.reason}" if isinstance(e, urllib.error.HTTPError) else getattr(e, 'reason', None) or e
         raise OSError(f"data set {name!r}: could not download {url}: {why or type(e).__name__}; {ADVICE}") from None
 
-# %% ../nbs/00d_fetch.ipynb #04813856
+# %% ../nbs/00d_fetch.ipynb #70970490
 def _write_atomic(data:bytes, dest:Path):
     "Write `data` to `dest` through a temporary file in the same folder and `os.replace`."
     fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f'.{dest.name}.', suffix='.part')
@@ -179,7 +181,7 @@ def _write_all(f, data:bytes):
     "Write `data` to the open file `f` (one place a disk error can come from)."
     f.write(data)
 
-# %% ../nbs/00d_fetch.ipynb #b8dac2a9
+# %% ../nbs/00d_fetch.ipynb #7d1fd361
 def _make_dirs(folder:Path) -> list:
     "Create `folder` and its missing parents; the ones created, deepest first."
     made = []
@@ -194,7 +196,7 @@ def _remove_empty(folders:list):
     for p in folders:
         with contextlib.suppress(OSError): p.rmdir()
 
-# %% ../nbs/00d_fetch.ipynb #d18d6640
+# %% ../nbs/00d_fetch.ipynb #bfe77083
 @contextlib.contextmanager
 def _locked(folder:Path):
     "An exclusive lock on `folder` for this process (flock on the directory; no lock file)."
@@ -206,7 +208,7 @@ def _locked(folder:Path):
         yield
     finally: os.close(fd)
 
-# %% ../nbs/00d_fetch.ipynb #b78e7ae3
+# %% ../nbs/00d_fetch.ipynb #108c24e5
 def _cached_ok(path:Path, file:dict) -> bool:
     "Whether `path` holds the registry's file (size, then blob SHA-1)."
     if not path.is_file(): return False
@@ -233,7 +235,7 @@ def fetch_file(name:str, file:dict, home, timeout=None) -> Path:
     finally: _remove_empty(made)
     return dest
 
-# %% ../nbs/00d_fetch.ipynb #6fce7beb
+# %% ../nbs/00d_fetch.ipynb #94da87a5
 BUNDLED = REGISTRY.parent
 
 def _local(name:str, file:dict, home, timeout=None) -> Path:
@@ -250,13 +252,14 @@ def fetch(name:str, split:str='all', home=None, timeout=None) -> tuple:
     if xml is None or all(f.get('bundled') for f in files): xml = None     # a bundled ARFF has its XML beside it
     return [_local(name, f, home, timeout) for f in files], (None if xml is None else _local(name, xml, home, timeout))
 
+# %% ../nbs/00d_fetch.ipynb #b514c99b
 def expected_shape(name:str, split:str='all') -> dict | None:
     "The registry's (instances, features, labels) of `split` of set `name`, None where it has none."
     shapes = [f['shape'] for f in split_files(name, split)]
     if not shapes or None in shapes: return None
     return dict(shapes[0], instances=sum(s['instances'] for s in shapes))
 
-# %% ../nbs/00d_fetch.ipynb #ac84f8f2
+# %% ../nbs/00d_fetch.ipynb #e15edba8
 def _split_state(name:str, files:list, home) -> str:
     "bundled, bundled-variant, cached or downloadable: where `load_dataset(name)` takes the files of a split from."
     if all(f.get('bundled') for f in files): return 'bundled'
@@ -272,7 +275,7 @@ def _union_shape(s:dict) -> dict:
     if None in shapes: return {}
     return dict(shapes[0], instances=sum(sh['instances'] for sh in shapes))
 
-# %% ../nbs/00d_fetch.ipynb #d6f05f3d
+# %% ../nbs/00d_fetch.ipynb #b8d38b69
 def status(home=None) -> list:
     "One dict per registered set: name, source, state, splits, download bytes, shape, Mulan's statistics, papers."
     rows = []
