@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse, csv, json, re, sys
 from pathlib import Path
 from .data import BUNDLED_DATA, MultiLabelDataset, default_dataset, find_dataset, get_data_home, load_arff, load_dataset
+from .fetch import splits_of, status as registry_status
 
 # %% auto #0
-__all__ = ['FORMATS', 'METHODS', 'MAX_ERROR_WIDTH', 'cmd_describe', 'make_ranker', 'cmd_rank', 'build_parser', 'main']
+__all__ = ['FORMATS', 'METHODS', 'MAX_ERROR_WIDTH', 'cmd_describe', 'make_ranker', 'cmd_rank', 'cmd_data_list', 'cmd_data_fetch',
+           'build_parser', 'main']
 
 # %% ../nbs/40_cli.ipynb #de17011e
 def _labels_arg(s:str):
@@ -145,6 +147,37 @@ def cmd_rank(args) -> int:
     if args.out and args.format == 'table': print(_safe(f"all {D} weights written to {args.out}"))
     return 0
 
+# %% ../nbs/40_cli.ipynb #c43da7a2
+def cmd_data_list(args) -> int:
+    "Print every registered data set: where it comes from, its download size, shape and papers."
+    _emit(registry_status(get_data_home()), args.format)
+    return 0
+
+def cmd_data_fetch(args) -> int:
+    "Fetch every split of the named data sets into the data home (verified) and print their shapes."
+    rows = []
+    for name in args.names:
+        for split in splits_of(name):
+            ds = load_dataset(name, split=split)
+            rows.append(dict(name=ds.name, split=split, instances=ds.X.shape[0], features=ds.X.shape[1],
+                             labels=ds.Y.shape[1]))
+    _emit(rows, args.format)
+    return 0
+
+# %% ../nbs/40_cli.ipynb #c43da7a3
+def _add_data_commands(sub):
+    "The `data list` and `data fetch` sub-commands."
+    p = sub.add_parser('data', help="list or fetch the registered benchmark data sets",
+                       description="List or fetch the registered benchmark data sets (Mulan, Clus HMC).")
+    actions = p.add_subparsers(dest='action', metavar='ACTION', required=True)
+    q = actions.add_parser('list', help="every registered set and where load_dataset takes it from")
+    _add_format_arg(q)
+    q.set_defaults(func=cmd_data_list)
+    q = actions.add_parser('fetch', help="download the named sets into the data home, verified")
+    q.add_argument('names', nargs='+', metavar='NAME', help="data set names (any case: CAL500, corel5k, birds)")
+    _add_format_arg(q)
+    q.set_defaults(func=cmd_data_fetch)
+
 # %% ../nbs/40_cli.ipynb #a723732c
 def build_parser() -> argparse.ArgumentParser:
     "The `relieffml` argument parser with one sub-parser per command."
@@ -169,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('--progress', action='store_true', help="always show the progress bar")
     p.set_defaults(func=cmd_rank)
 
+    _add_data_commands(sub)
     return parser
 
 # %% ../nbs/40_cli.ipynb #23c44606

@@ -6,7 +6,7 @@ Docs: https://relieffml.github.io/relieffml/data.html.md"""
 
 # %% ../nbs/00_data.ipynb #e61a960e
 from __future__ import annotations
-import dataclasses, gzip, hashlib, http.client, importlib.util, itertools, numbers, os, re, shutil, urllib.error, urllib.request, zlib
+import dataclasses, difflib, gzip, hashlib, http.client, importlib.util, itertools, numbers, os, re, shutil, urllib.error, urllib.request, zlib
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,11 +16,12 @@ import scipy.sparse as sp
 import arff
 from .config import as_generator
 from .hierarchy import Hierarchy
+from .fetch import CACHE_DIR, expected_shape, fetch, registry, resolve, status
 
 # %% auto #0
 __all__ = ['MULAN_SHA256', 'DOWNLOAD_TIMEOUT', 'BUNDLED_DATA', 'DATASHEET', 'REDUNDANT_SD', 'nominal_mask', 'MultiLabelDataset',
-           'load_arff', 'load_hmc_arff', 'get_data_home', 'list_datasets', 'find_dataset', 'load_dataset',
-           'make_multilabel_relevance', 'default_dataset']
+           'load_arff', 'load_hmc_arff', 'get_data_home', 'list_datasets', 'find_dataset', 'registered_datasets',
+           'load_dataset', 'make_multilabel_relevance', 'default_dataset']
 
 # %% ../nbs/00_data.ipynb #6faeb9a7
 def _check_X(X):
@@ -602,6 +603,7 @@ def _arff_names(home:Path) -> set:
     "Names of the ARFF files (`.arff`, `.arff.gz`) under `home`, sub-folders as `dir/name`."
     if not home.is_dir(): return set()
     rel = (p.relative_to(home).as_posix() for p in home.rglob('*.arff*') if p.is_file())
+    rel = (r for r in rel if not r.startswith(CACHE_DIR + '/'))      # the registry's downloads: see below
     return {r[:-len(s)] for r in rel for s in ('.arff', '.arff.gz') if r.endswith(s)}
 
 def list_datasets(data_home=None, bundled:bool=True) -> list:
@@ -684,16 +686,63 @@ def _refuse_directory(name, data_home=None):
         f"{str(name)!r} is a directory ({d.absolute()}), not a data set: expected an ARFF file (.arff, .arff.gz) or the name "
         f"of a data set in the data home or bundled with relieffml, such as 'emotions' (list_datasets())")
 
+# %% ../nbs/00_data.ipynb #a1f7c002
+def _registered(name) -> str | None:
+    "The registry's name for `name`, or None if it is not a registered set."
+    try: return resolve(name)
+    except ValueError: return None
+
+def _close_names(name, home) -> str:
+    "'; did you mean ...' with the registered or local names closest to `name`, or ''."
+    names = [*registry(), *_arff_names(home), *_arff_names(BUNDLED_DATA)]
+    close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.6)
+    return f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ''
+
+# %% ../nbs/00_data.ipynb #a1f7c003
+def _concat(parts:list, name:str) -> MultiLabelDataset:
+    "The rows of the data sets `parts`, in order, as one data set (they must share their columns)."
+    first = parts[0]
+    for p in parts[1:]:
+        if (p.feature_names, p.label_names, p.categories) != (first.feature_names, first.label_names, first.categories):
+            raise ValueError(f"data set {name!r}: its parts do not declare the same attributes; cannot join them")
+    X = sp.vstack([p.X for p in parts], format='csr') if sp.issparse(first.X) else np.vstack([p.X for p in parts])
+    return MultiLabelDataset(X, np.vstack([p.Y for p in parts]), first.feature_names, first.label_names,
+                             first.nominal, first.categories, first.hierarchy, name)
+
+# %% ../nbs/00_data.ipynb #a1f7c004
+def _load_registered(name:str, split:str, home:Path, labels=None, xml=None) -> MultiLabelDataset:
+    "Split `split` of registered set `name`, from the package, the data home's cache or a download."
+    paths, label_file = fetch(name, split, home)
+    if labels is None and xml is None: xml = label_file
+    ds = _concat([load_arff(p, labels, xml) for p in paths], name)
+    want = expected_shape(name, split)
+    got = dict(instances=ds.X.shape[0], features=ds.X.shape[1], labels=ds.Y.shape[1])
+    if want and any(want[k] is not None and want[k] != got[k] for k in got):
+        raise ValueError(f"data set {name!r} ({split}): loaded {got}, the registry expects "
+                         f"{ {k: want[k] for k in got} }; report this as a bug")
+    ds.name = name if split == 'all' else f"{name}-{split}"
+    return ds
+
+# %% ../nbs/00_data.ipynb #a1f7c005
+def registered_datasets(data_home=None) -> pd.DataFrame:
+    "Every registered set: bundled, bundled-variant, cached, downloadable or by hand; download bytes, shape, papers."
+    return pd.DataFrame(status(get_data_home(data_home))).set_index('name')
+
 # %% ../nbs/00_data.ipynb #06a2611d
-def load_dataset(name:str, data_home=None, labels=None, xml=None) -> MultiLabelDataset:
-    "Load data set `name` from the data home, else the bundled copy, else download it from `RELIEFFML_DATA_URL`."
+def load_dataset(name:str, data_home=None, labels=None, xml=None, split:str='all') -> MultiLabelDataset:
+    "Load data set `name` (`split` all/train/test): a file of that name, a registered set, or `RELIEFFML_DATA_URL`."
     _refuse_directory(name, data_home)
-    path = find_dataset(name, data_home)
+    path = find_dataset(name, data_home) if split == 'all' else None
+    if path is None and _registered(name) is not None:
+        return _load_registered(_registered(name), split, get_data_home(data_home), labels, xml)
+    if split != 'all': raise ValueError(f"split={split!r} needs a registered data set (relieffml data list); "
+                                        f"{name!r} is a file of the data home or not registered")
     if path is None:
         home, url = get_data_home(data_home), os.environ.get('RELIEFFML_DATA_URL')
         if not url: raise ValueError(
             f"data set {name!r} not found in the data home {home} (data_home argument, else env RELIEFFML_DATA, else "
-            f"~/relieffml_data) nor among the bundled sets (list_datasets()): put {name}.arff(.gz) there, set RELIEFFML_DATA "
+            f"~/relieffml_data) nor among the bundled or registered sets (list_datasets()){_close_names(name, home)}: "
+            f"put {name}.arff(.gz) there, set RELIEFFML_DATA "
             f"to its folder, or set RELIEFFML_DATA_URL to a base URL serving {name}.arff and {name}.xml")
         path = _download(name, url, home, labels)
     ds = load_arff(path, labels, xml)

@@ -5,8 +5,11 @@
 #      digests on the host and a simulated baseline CPU (and Haswell with RELIEFFML_MACHINES=all), tests/test_machines.py, run in the background meanwhile);
 #   3. nbval over nbs/ and tutorials/, side by side (every cell runs; cells marked NBVAL_CHECK_OUTPUT must match);
 #   4. the documentation pages build and read correctly in a browser (tools/check_pages.py).
-# With CI=true, a test that would skip because Weka is missing fails instead. No RELIEFFML_DATA is set:
-# the chapters, tutorials and tests use the data sets bundled with the package, as on a fresh install.
+# With CI=true, a test that would skip because Weka is missing fails instead. RELIEFFML_DATA is a fresh,
+# empty data home: the chapters, tutorials and tests use the data sets bundled with the package, as on a fresh
+# install, and any other registered set is downloaded — verified — from a loopback server over the shared copy
+# of Mulan's tree (tools/serve_mirror.py, ../shared/datasets/mulan-mirror; RELIEFFML_MIRROR), so the download
+# path runs offline. The server is stopped and the data home removed at the end.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=${RELIEFFML_BIN:-.venv/bin}
@@ -17,12 +20,27 @@ status=0
 start=$SECONDS
 step() { echo; echo "== $* ($((SECONDS - start)) s)"; }
 
+MIRROR_DIR=../shared/datasets/mulan-mirror
+export RELIEFFML_DATA=$(mktemp -d)
+mirror_url=$(mktemp)
+mirror_pid=
+cleanup() { [ -n "$mirror_pid" ] && kill "$mirror_pid" 2>/dev/null; rm -rf "$RELIEFFML_DATA" "$mirror_url"; }
+trap cleanup EXIT
+if [ -d "$MIRROR_DIR" ]; then
+  "$PY" tools/serve_mirror.py "$MIRROR_DIR" --url-file "$mirror_url" >/dev/null &
+  mirror_pid=$!
+  for _ in $(seq 100); do [ -s "$mirror_url" ] && break; sleep 0.1; done
+  export RELIEFFML_MIRROR=$(cat "$mirror_url")
+  echo "loopback mirror of $MIRROR_DIR at $RELIEFFML_MIRROR (pid $mirror_pid), fresh data home $RELIEFFML_DATA"
+else echo "no $MIRROR_DIR: registered sets that are not bundled cannot be downloaded offline"; fi
+
 step "1/4 package in sync with the notebooks, notebooks clean, README current"
 if git rev-parse --git-dir >/dev/null 2>&1; then
-  "$BIN/nbdev-export" && "$BIN/nbdev-clean" && "$BIN/nbdev-clean" --fname tutorials && "$PY" tools/make_readme.py && "$PY" tools/make_naive.py
+  "$BIN/nbdev-export" && "$BIN/nbdev-clean" && "$BIN/nbdev-clean" --fname tutorials && "$PY" tools/make_readme.py && "$PY" tools/make_naive.py \
+    && { [ ! -d ../shared/datasets ] || "$PY" tools/make_registry.py >/dev/null; }
   changed=$(git status --porcelain -- relieffml nbs tutorials README.md tests/naive.py | grep -v '__pycache__' || true)
   if [ -n "$changed" ]; then
-    echo "FAIL: nbdev-export / nbdev-clean / tools/make_readme.py / tools/make_naive.py changed these files (commit what they produce):"
+    echo "FAIL: nbdev-export / nbdev-clean / tools/make_readme.py / make_naive.py / make_registry.py changed these files (commit what they produce):"
     echo "$changed"; status=1
   else echo "ok"; fi
 else echo "not a git checkout: sync check skipped"; fi

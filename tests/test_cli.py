@@ -108,9 +108,12 @@ def test_usage_errors_and_help(capsys):
 
 def test_parser_has_one_subparser_per_command():
     sub = next(a for a in build_parser()._actions if a.dest == "command")
-    assert list(sub.choices) == ["describe", "rank"]
+    assert list(sub.choices) == ["describe", "rank", "data"]
     assert sub.choices["describe"].get_default("func").__name__ == "cmd_describe"
     assert sub.choices["rank"].get_default("func").__name__ == "cmd_rank"
+    actions = next(a for a in sub.choices["data"]._actions if a.dest == "action")
+    assert {k: p.get_default("func").__name__ for k, p in actions.choices.items()} == {
+        "list": "cmd_data_list", "fetch": "cmd_data_fetch"}
 
 
 def test_installed_console_script(tiny):

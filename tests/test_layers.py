@@ -1,6 +1,7 @@
 """The package's layers, read from its source (AST), so that they stay as the chapters describe them.
 
-config (numba options, random_state, progress; fmath: same-bits exp and log) → data (container, readers, Hierarchy, generator) →
+config (numba options, random_state, progress; fmath: same-bits exp and log) → data (container, readers, Hierarchy, generator;
+fetch: the registry and the verified downloader, which data imports and which imports nothing of data) →
 kernels (distances, sparse rows, neighbours, the block driver, update primitives) → estimator base → rankers →
 learners → evaluation → CLI. A module imports only from its own layer or below (in-function imports
 included), the graph has no cycle, no module imports another's `_private` name, and no function takes
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "relieffml"
-LAYERS = [("config", "fmath"), ("data", "hierarchy"), ("distances", "sparse", "neighbors", "distributed"), ("base",),
+LAYERS = [("config", "fmath"), ("data", "hierarchy", "fetch"), ("distances", "sparse", "neighbors", "distributed"), ("base",),
           ("relieff", "rrelieff", "reliefml", "rfml", "hmc", "mlrf", "infogain", "transform"),
           ("lazy", "rfs"), ("metrics", "evaluation"), ("cli",)]
 LEVEL = {m: i for i, layer in enumerate(LAYERS) for m in layer}
