@@ -182,6 +182,10 @@ class MultiLabelDataset:
         "A new data set with the features `idx` (positions or boolean mask), in that order."
         return _select_features(self, idx)
 
+    def drop_features(self, names) -> MultiLabelDataset:
+        "A new data set without the features named `names` (e.g. an identifier column); each name must exist."
+        return _drop_features(self, names)
+
     def to_dense(self) -> MultiLabelDataset:
         "This data set with `X` as a dense array (a new data set if `X` is sparse, else itself)."
         return _to_dense(self)
@@ -245,6 +249,13 @@ def _select_features(ds:MultiLabelDataset, idx) -> MultiLabelDataset:
     idx = _check_index(idx, ds.X.shape[1], 'idx')
     return dataclasses.replace(ds, X=ds.X[:, idx], feature_names=[ds.feature_names[i] for i in idx],
                                nominal=ds.nominal[idx], categories=[ds.categories[i] for i in idx])
+
+def _drop_features(ds:MultiLabelDataset, names) -> MultiLabelDataset:
+    "`ds` without the features `names` (see `MultiLabelDataset.drop_features`)."
+    names = [names] if isinstance(names, str) else list(names)
+    if missing := [n for n in names if n not in ds.feature_names]:
+        raise ValueError(f"names: no feature named {missing[0]!r} (the features are {ds.feature_names[:5]}…)")
+    return _select_features(ds, [i for i, n in enumerate(ds.feature_names) if n not in set(names)])
 
 # %% ../nbs/00_data.ipynb #6b486a20
 class _DataError(ValueError): "A content error already phrased for the user (not re-wrapped)."

@@ -270,7 +270,7 @@ def test_fetch_cli(server, tmp_path, monkeypatch, capsys):
     assert main(["data", "list"]) == 0
     rows = {l.split()[0]: l.split(None, 3)[2] for l in capsys.readouterr().out.splitlines()[1:]}
     assert set(rows) == set(registry())
-    assert (rows["birds"], rows["cal500"], rows["emotions"], rows["genbase"], rows["fapesp"], rows["medical"]) == (
+    assert (rows["birds"], rows["cal500"], rows["emotions"], rows["enron"], rows["fapesp"], rows["medical"]) == (
         "cached", "cached", "bundled", "bundled-variant", "by", "downloadable")      # 'by hand'
     assert main(["data", "list", "--format", "json"]) == 0
     assert {r["name"]: r["state"] for r in json.loads(capsys.readouterr().out)}["fapesp"] == "by hand"
@@ -286,11 +286,6 @@ MIRRORED = sorted(n for n, s in registry().items() if s["source"] == "mulan"
                   and all(f["in_mirror"] for f in s["splits"].values()))
 CASES = [(n, s) for n in MIRRORED for s in ("all", "train", "test") if s in registry()[n]["splits"]
          or (s == "all" and registry()[n]["union_of"])]
-NOT_MULANS_FILE = {  # issue 43 item 4 (bundle Mulan's own file) is not done for these two
-    "genbase": "the bundled genbase lacks Mulan's `protein` attribute: not yet re-bundled",
-    "flags": "the bundled flags declares other value lists than Mulan's file: not yet re-bundled"}
-
-
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory):
     "A fresh data home, its downloads from tests/run.sh's loopback mirror (RELIEFFML_MIRROR) or one started here."
@@ -353,7 +348,6 @@ def same(a, b) -> bool:
 
 @pytest.mark.parametrize("name,split", CASES, ids=[f"{n}-{s}" for n, s in CASES])
 def test_every_mirrored_set_loads_exactly(fresh, name, split):
-    if split == "all" and name in NOT_MULANS_FILE: pytest.xfail(NOT_MULANS_FILE[name])
     ds = load_dataset(name, fresh, split=split)
     files = split_files(name, split)
     paths = [MIRROR / url_path(name, split, i).lstrip("/") for i in range(len(files))]
@@ -372,7 +366,6 @@ def test_every_mirrored_set_loads_exactly(fresh, name, split):
 
 @pytest.mark.parametrize("name", [n for n in MIRRORED if registry()[n]["mulan_table"]])
 def test_loaded_statistics_match_mulans_table(fresh, name):
-    if name in NOT_MULANS_FILE: pytest.xfail(NOT_MULANS_FILE[name])
     row, s = registry()[name]["mulan_table"], load_dataset(name, fresh).stats()
     assert (s["n_instances"], s["n_features"], s["n_labels"]) == (
         int(row["instances"]), int(row["nominal"]) + int(row["numeric"]), int(row["labels"]))
