@@ -774,13 +774,16 @@ def knn_tile(ws, spec, pools, post):
         if rest > 0: _scan_pools(ws, t, spec, pools, tol, M, tiled, rows)
 
 # %% ../nbs/02_neighbors.ipynb #2af9783d
+_RULE_KERNELS = {}   # rule type -> its kernel: what `apply_rule` calls when numba is off (NUMBA_DISABLE_JIT=1)
+
 def apply_rule(rule, b, i, ws, u, spec):
     "The update of `rule` for sample `i` of block `b`, whose neighbours are slot `u` of `ws` (compiled per rule type)."
-    raise NotImplementedError("apply_rule runs inside block_driver, compiled from the kernel register_rule gave the rule's type")
+    return _RULE_KERNELS[type(rule)](rule, b, i, ws, u, spec)
 
 def register_rule(rule_type):
     "Decorator: the kernel `(rule, b, i, ws, u, spec)` is `apply_rule` for rules of the NamedTuple class `rule_type`."
     def deco(kernel):
+        _RULE_KERNELS[rule_type] = kernel
         @overload(apply_rule, jit_options=NJIT)
         def _select(rule, b, i, ws, u, spec):
             if isinstance(rule, types.BaseNamedTuple) and rule.instance_class is rule_type: return kernel
