@@ -60,7 +60,10 @@ def site(tmp_path_factory):
        code("#| code-fold: true\nanswer_cell = 42\nprint(answer_cell)", stream("42\n")),
        md('::: {.callout-note collapse="true"}\n## Why 42\n\nThe discussion of the answer, with $y^2$.\n:::'),
        code("# NBVAL_CHECK_OUTPUT\nchecked_cell = 4\nchecked_cell", result({"text/plain": "4"})))
-    nb("b.ipynb", "Chapter B", md("## Section B\n\nBack to [A](a.ipynb#section-a), where [`_private_helper`](a.ipynb#_private_helper) lives."))
+    nb("b.ipynb", "Chapter B", md("## Section B\n\nBack to [A](a.ipynb#section-a), where [`_private_helper`](a.ipynb#_private_helper) lives."),
+       md("## relieffml\n\nThe package relieffml: `from relieffml.reliefml import ReliefFML`, relieffml, relieffml.\n\n"
+          "### ReliefFML\n\nThe ranker.\n\n## Hamming loss\n\nThe share of wrong labels, HL in the papers' tables.\n\n"
+          "## Holdout\n\nSplitting the data, HLX and hl are not the measure."))
     nb("tutorials/t.ipynb", "Tutorial", md("Uses [chapter A](../a.ipynb) and [B](https://relieffml.github.io/relieffml/b.html#section-b), "
                                            "as SPEC §3 says."))
     (cache / "_quarto.yml").write_text("website:\n  title: demo\n  navbar:\n    left:\n      - text: Tutorials\n        href: tutorials/t.ipynb\n"
@@ -233,3 +236,36 @@ def test_own_names_drop_module_paths():
           "*Blocks of `relieffml.config.CHUNK`; a_main__.x, if __main__ is run.*")
     want = md.replace("relieffml.distances.Prepared", "Prepared", 1).replace("__main__.PoolSpec", "PoolSpec")
     assert build_docs.own_names(md) == want
+
+
+def test_pages_link_previous_and_next_along_the_sidebar(site):
+    "Every page on the sidebar's reading path links its neighbours on it (Quarto's page-navigation), the ends one only."
+    from bs4 import BeautifulSoup
+    def nav(page):
+        soup = BeautifulSoup((site / page).read_text(), "html.parser")
+        return {a["rel"][0]: a["href"] for a in soup.select("nav.page-nav a[rel]")}
+    assert nav("index.html") == {"next": "a.html"}
+    assert nav("a.html") == {"prev": "index.html", "next": "b.html"}
+    assert nav("conventions.html") == {"prev": "b.html", "next": "tutorials/t.html"}
+    assert nav("tutorials/t.html") == {"prev": "../conventions.html"}
+    assert "Next: Chapter B →" in (site / "a.html").read_text()
+
+
+def test_check_fails_on_a_missing_or_wrong_page_link(site):
+    b, kept = site / "b.html", (site / "b.html").read_text()
+    try:
+        b.write_text(kept.replace('rel="next" href="conventions.html"', 'rel="next" href="index.html"'))
+        wrong = check_pages.check(site, [b])["b.html"]
+        b.write_text(kept.replace('rel="prev"', 'rel="nothing"'))
+        missing = check_pages.check(site, [b])["b.html"]
+    finally: b.write_text(kept)
+    assert wrong == ["next link goes to index.html, the reading path says conventions.html"], wrong
+    assert missing == ["prev link goes to None, the reading path says a.html"], missing
+
+
+@pytest.mark.parametrize("query,first", [("ReliefFML", "Chapter B › ReliefFML"), ("relieffml", "Chapter B › relieffml"),
+                                         ("HL", "Chapter B › Hamming loss")])
+def test_search_ranks_exact_names_and_knows_abbreviations(site, query, first):
+    "An exact name, with its case, comes first (the class over the package); an abbreviation finds its measure."
+    href, title = check_pages.search_first(site, query)
+    assert title == first, (query, title, href)

@@ -336,6 +336,41 @@ def test_weka_sparse_ranges_leave_out_implicit_zeros(weka_jar, tmp_path):
     assert np.abs(dense_ref - sparse_ref).max() > 1e-3
 
 
+def _numeric_columns_weka_reads_otherwise(seed, N=50):
+    "Numeric columns whose stored values lie on one side of 0 (Weka's sparse range leaves 0 out) and one that spans 0."
+    rng = np.random.default_rng(seed)
+    stored = rng.random((N, 4)) < 0.45
+    X = np.zeros((N, 4))
+    X[:, 0] = rng.integers(1, 4, N)                      # only 1, 2, 3 stored: sparse range [1, 3], dense [0, 3]
+    X[:, 1] = np.round(rng.uniform(0.5, 2.0, N), 3)       # positive reals
+    X[:, 2] = -np.round(rng.uniform(0.5, 2.0, N), 3)      # negative reals: sparse range leaves out the maximum 0
+    X[:, 3] = np.round(rng.normal(size=N), 3)             # both signs stored: both readings span 0
+    X *= stored
+    X[0, 3], X[1, 3] = -1.5, 1.5
+    return X
+
+
+@pytest.mark.weka
+@pytest.mark.parametrize("seed", [0, 1])
+def test_conventions_sparse_numeric_ranges_are_the_dense_ones(weka_jar, tmp_path, seed):
+    """Conventions §0, *Sparse files*: Weka's `updateMinMax` loops over a sparse instance's stored values only, so the
+    same numbers written as a dense and as a sparse ARFF get two different answers from Weka. relieffml reads
+    both files as the same numbers: its weights on either file (a dense array and a CSR matrix) equal Weka's
+    answer on the dense file."""
+    from relieffml.relieff import ReliefF
+    X = _numeric_columns_weka_reads_otherwise(seed)
+    y = np.random.default_rng(seed + 20).integers(0, 2, len(X))
+    dense_file = write_arff(tmp_path / "d.arff", X, y, class_values=["0", "1"])
+    sparse_file = sparse_arff(tmp_path / "s.arff", X, y, class_values=["0", "1"])
+    dense_ref, sparse_ref = weka_scores(weka_jar, [dense_file, sparse_file], RELIEFF, "-M -1 -K 10", tmp_path)
+    assert np.abs(dense_ref - sparse_ref).max() > 1e-3           # Weka: two answers for one data set
+    for path, kind in ((dense_file, np.ndarray), (sparse_file, sp.csr_matrix)):
+        ds = load_arff(path, labels=1)
+        assert isinstance(ds.X, kind) and same(np.asarray(ds.X.todense()) if sp.issparse(ds.X) else ds.X, X)
+        W = ReliefF(n_neighbors=10).fit(ds.X, ds.Y[:, 0]).weights_
+        np.testing.assert_allclose(W, dense_ref, rtol=0, atol=1e-9)   # ours: Weka's dense answer for both
+
+
 @pytest.mark.parametrize("density,D,metric", [(0.9, 300, "manhattan"), (0.5, 600, "heom"), (0.05, 1000, "manhattan")])
 def test_tile_rounding_stays_well_inside_the_near_tie_bound(density, D, metric):
     "Near-duplicates with many stored values cancel hardest in eq. (1); the guarded sums err like the dense ones."

@@ -16,7 +16,8 @@
    and output, in a closed `<details>` "Answer" — Quarto folds the code only; a collapsed callout
    `::: {.callout-note collapse="true"}` whose first line is `## Title` becomes a closed `<details>` "Title"); pandoc reads the notebook (so show_doc's Quarto link
    attributes are parsed, not printed) and writes HTML through tools/docs_template.html with a sidebar
-   built from `_quarto.yml`; links to notebooks or to the published site become relative `.html`
+   built from `_quarto.yml` and previous/next links along its order (the reading path; Quarto's
+   `page-navigation: true`); links to notebooks or to the published site become relative `.html`
    links; tools/docs_filter.lua (also Quarto's filter) links a "SPEC §n" left in a docstring to the
    Conventions chapter and drops nbval's `# NBVAL_...` marker lines from the code shown; figures are extracted beside each page; MathJax is Debian's libjs-mathjax, copied into
    `_docs/mathjax/`, so equations typeset offline. Every page has a search box over all pages: the index
@@ -136,6 +137,34 @@ def _title(nb: Path) -> str:
     return nb.stem
 
 
+def public_members(cls) -> list[tuple[str, object, str]]:
+    """(name, member, kind) of the public methods and properties a relieffml class defines or inherits from a
+    relieffml base (scikit-learn's own `get_params` etc. are not repeated), kind "method" or "property"."""
+    import inspect
+    out = []
+    for name in sorted(dir(cls)):
+        if name.startswith("_"): continue
+        owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+        if owner is None or not owner.__module__.startswith("relieffml"): continue
+        m = inspect.getattr_static(cls, name)
+        if isinstance(m, (property, __import__("functools").cached_property)): out.append((name, m, "property"))
+        elif isinstance(m, (staticmethod, classmethod)) or inspect.isfunction(m): out.append((name, getattr(m, "__func__", m), "method"))
+    return out
+
+
+def class_members(cls, name: str, link) -> list[str]:
+    "The API lines of a class's public methods (with their signature) and properties (marked, no call)."
+    lines = []
+    for meth, m, kind in public_members(cls):
+        qual = f"{name}.{meth}"
+        if kind == "property":
+            fget = getattr(m, "fget", getattr(m, "func", None))
+            lines.append(f"    - [`{qual}`]({link(qual)}) *property* — {_summary(fget) or '(no docstring)'}")
+        else:
+            lines.append(f"    - [`{qual}`]({link(qual)})`{_signature(m).replace('`', chr(39))}` — {_summary(m) or '(no docstring)'}")
+    return lines
+
+
 def api_notebook(cache: Path) -> dict:
     """A notebook listing every public name (each module's `__all__`, and the public methods nbdev indexed in
     `_modidx.py`) with its signature and summary line, linked to its entry in the chapter that defines it
@@ -147,7 +176,8 @@ def api_notebook(cache: Path) -> dict:
         if m := re.search(r"#\|\s*default_exp\s+(\S+)", nb.read_text()): chapters.setdefault(f"relieffml.{m[1].strip(chr(34)+chr(92))}", nb.name)
     md = ["Every public name of the package, module by module, in the order of its `__all__`: the signature, "
           "the first line of its docstring, and a link to its entry in the chapter that derives it. Classes are "
-          "followed by their public methods. Constants link to their chapter."]
+          "followed by their public methods (called with their signature) and properties (*property*: read as "
+          "an attribute, `ds.n_values`, not called). Constants link to their chapter."]
     for mod, nb in sorted(chapters.items(), key=lambda kv: kv[1]):
         module = importlib.import_module(mod)
         syms = modidx["syms"].get(mod, {})
@@ -165,13 +195,7 @@ def api_notebook(cache: Path) -> dict:
             if callable(obj) or isinstance(obj, type):
                 sig = _signature(obj).replace("`", "'")
                 lines.append(f"- [`{name}`]({link(name)})`{sig}` — {_summary(obj) or '(no docstring)'}")
-                if isinstance(obj, type):
-                    for key in sorted(k for k in syms if k.startswith(f"{mod}.{name}.")):
-                        meth = key[len(mod) + 1:]
-                        if meth.split(".")[-1].startswith("_") or not hasattr(obj, meth.split(".")[-1]): continue
-                        m = inspect.getattr_static(obj, meth.split(".")[-1])
-                        m = getattr(m, "__func__", getattr(m, "fget", m))
-                        lines.append(f"    - [`{meth}`]({link(meth)})`{_signature(m).replace('`', chr(39))}` — {_summary(m) or '(no docstring)'}")
+                if isinstance(obj, type): lines += class_members(obj, name, link)
             else:
                 val = repr(obj) if isinstance(obj, (bool, int, float, str, tuple, frozenset)) else ""
                 val = val if 0 < len(val) <= 60 else type(obj).__name__
@@ -416,6 +440,30 @@ def sidebar(site: dict, pages: dict, here: str) -> str:
             f'<ul>{items(web.get("sidebar", {}).get("contents", []))}</ul>')
 
 
+def reading_order(site: dict) -> list[str]:
+    "The sidebar's pages in order, sections flattened: the reading path the previous/next links follow."
+    def flat(entries):
+        for e in entries:
+            if isinstance(e, str): yield e
+            else: yield from flat(e["contents"])
+    return list(dict.fromkeys(flat(site.get("website", {}).get("sidebar", {}).get("contents", []))))
+
+
+def page_links(site: dict, pages: dict, here: str) -> str:
+    "Previous/next links of page `here` along `reading_order`, as Quarto's `page-navigation: true` gives."
+    from html import escape
+    order = [nb for nb in reading_order(site) if nb in pages]
+    at = [n for n, nb in enumerate(order) if pages[nb]["out"] == here]
+    if not at: return ""
+    def a(nb, rel, arrow):
+        href = posixpath.relpath(pages[nb]["out"], posixpath.dirname(here) or ".")
+        text = escape(pages[nb].get("title", nb))
+        return f'<a rel="{rel}" href="{href}">{arrow.format(text)}</a>'
+    prev = a(order[at[0] - 1], "prev", "← Previous: {}") if at[0] > 0 else "<span></span>"
+    nxt = a(order[at[0] + 1], "next", "Next: {} →") if at[0] + 1 < len(order) else "<span></span>"
+    return f'<nav class="page-nav">{prev}{nxt}</nav>'
+
+
 # ---- search ---------------------------------------------------------------------------------------
 
 SEARCH_INDEX, SEARCH_JS = "search_index.js", "search.js"
@@ -476,10 +524,11 @@ def render_page(src: str, nb: dict, pages: dict, site: dict, out: Path, base: st
         return r.stdout
     up = posixpath.relpath(".", posixpath.dirname(here) or ".")
     with tempfile.TemporaryDirectory() as tmp:
-        meta, nav = Path(tmp) / "meta.yaml", Path(tmp) / "nav.html"
+        meta, nav, after = Path(tmp) / "meta.yaml", Path(tmp) / "nav.html", Path(tmp) / "after.html"
         # title and summary are read as markdown with the notebook's extensions (so `$x$` is math there too)
         meta.write_text(yaml.safe_dump({k: p[k] for k in ("title", "description") if p.get(k)}, allow_unicode=True))
         nav.write_text(sidebar(site, pages, here))
+        after.write_text(page_links(site, pages, here))
         ast = json.loads(run(["-f", PANDOC_IN, "-t", "json", f"--metadata-file={meta}",
                               f"--extract-media={Path(here).stem}_files", "-"], json.dumps(nb)))
         ast, figs = figures_and_folds(ast)
@@ -487,7 +536,7 @@ def render_page(src: str, nb: dict, pages: dict, site: dict, out: Path, base: st
         run(["-f", "json", "-t", "html5", "--standalone", f"--template={TEMPLATE}", "--toc", "--toc-depth=3",
              f"--lua-filter={LUA_FILTER}", f"--metadata=site-root:{up}",
              f"--mathjax={up}/mathjax/MathJax.js?config=TeX-AMS_SVG", f"--include-before-body={nav}",
-             "--wrap=none", "-o", dest.name], json.dumps(ast))
+             f"--include-after-body={after}", "--wrap=none", "-o", dest.name], json.dumps(ast))
 
 
 def render_offline(cache: Path, out: Path = ROOT / "_docs") -> Path:

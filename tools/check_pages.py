@@ -20,6 +20,13 @@ MathJax runs, and the DOM after it is inspected for
 * a chapter with a "Kernel(s)" section whose "Implementation" section (kernel internals, equivalence sweeps,
   timings) is missing or does not come after its "Worked example" (issue 32: theory → reference → estimator →
   example, implementation last),
+* previous/next links missing: every page on the sidebar's reading path has a `nav.page-nav` with a
+  "previous" link (but the first) and a "next" link (but the last), following the sidebar's order,
+* on the API page (api.html): a property listed with a call signature, or a method without one (the entry of
+  `MultiLabelDataset.n_values` must read "property": calling it raises TypeError),
+* the search (on the whole site, once): a query that is exactly a section's name (an API entry such as
+  `ReliefFML`) whose first result is not that section, and a measure's abbreviation (HL, OE, RL, AP, ...)
+  whose first result is not a section named by the measure's full name,
 * a `__main__.` module path shown (show_doc's name for a class of the chapter itself, `-> __main__.PoolSpec`),
 * a numpydoc section printed as a heading ("Parameters" over a dashed line is a markdown heading): an
   API entry's parameter list run together into one paragraph, and "Parameters" in the table of contents.
@@ -129,8 +136,91 @@ def defects(page: Path, dom: str, site: Path) -> list[str]:
             out.append(f"figure without a caption ('Figure n: ...'): {img.get('src', '')[:60]}")
     for m in FIG_UNRESOLVED.finditer(prose): out.append(f"unresolved figure reference: {m.group(0)}")
     if page.resolve() == (site / "index.html").resolve(): out += unlinked_pages(body, page, site)
+    out += page_nav(body, page, site)
+    if page.name == "api.html": out += api_kinds(body)
     out += unlayered(body)
     return list(dict.fromkeys(out))
+
+
+def reading_path(site: Path) -> list[Path]:
+    "The pages in the order the sidebar lists them (links of #sidebar's sections, navbar excluded), from index.html."
+    index = site / "index.html"
+    soup = BeautifulSoup(index.read_text(), "html.parser")
+    links = [a["href"] for a in soup.select("#sidebar > ul a[href]")]
+    return list(dict.fromkeys((index.parent / unquote(urlsplit(h).path)).resolve() for h in links))
+
+
+def page_nav(body, page: Path, site: Path, cache={}) -> list[str]:
+    "Previous/next links of a page on the reading path: present, and pointing at its neighbours on it."
+    if site not in cache: cache[site] = reading_path(site) if (site / "index.html").exists() else []
+    order, me = cache[site], page.resolve()
+    if me not in order: return []
+    n, out = order.index(me), []
+    for rel, want in (("prev", order[n - 1] if n > 0 else None), ("next", order[n + 1] if n + 1 < len(order) else None)):
+        a = body.select_one(f'nav.page-nav a[rel="{rel}"]')
+        got = (page.parent / unquote(urlsplit(a["href"]).path)).resolve() if a else None
+        if got != want: out.append(f"{rel} link goes to {got and got.relative_to(site.resolve())}, the reading path says "
+                                   f"{want and want.relative_to(site.resolve())}")
+    return out
+
+
+API_ENTRY = re.compile(r"^([A-Za-z_]\w*)\.([A-Za-z_]\w*)(\(.*)?$")
+
+
+def api_kinds(body) -> list[str]:
+    "API entries `Class.name` against the class: a property says *property* and shows no call, a method shows its call."
+    import importlib, inspect
+    out = []
+    for h2 in body.find_all("h2"):
+        mod = h2.get_text(" ", strip=True)
+        try: module = importlib.import_module(mod)
+        except ImportError: continue
+        ul = h2.find_next("ul")
+        for li in (ul.find_all("li") if ul else []):
+            code = li.find("code")
+            m = API_ENTRY.match(code.get_text(strip=True)) if code else None
+            if not m or not isinstance(getattr(module, m[1], None), type): continue
+            attr = inspect.getattr_static(getattr(module, m[1]), m[2], None)
+            text = li.get_text(" ", strip=True).split(" — ")[0]
+            is_prop = isinstance(attr, (property, __import__("functools").cached_property))
+            if is_prop and ("(" in text or "property" not in text):
+                out.append(f"API: {m[1]}.{m[2]} is a property, listed as a method: {text[:60]!r}")
+            elif not is_prop and callable(attr) and "(" not in text:
+                out.append(f"API: {m[1]}.{m[2]} is a method, listed without its call: {text[:60]!r}")
+    return out
+
+
+SEARCH_ABBREVIATIONS = {"HL": ("hamming loss", "hamming_loss"), "OE": ("one-error", "one_error"), "RL": ("ranking loss", "ranking_loss"),
+                        "AP": ("average precision", "average_precision"), "Acc": ("accuracy",), "Cov": ("coverage",)}
+
+
+def search_first(site: Path, query: str) -> tuple[str, str]:
+    "The first result of the site's search for `query` (typed into index.html's box): (href, title)."
+    from urllib.parse import quote
+    with tempfile.TemporaryDirectory() as profile:
+        r = subprocess.run([browser(), *FLAGS, f"--user-data-dir={profile}", "--dump-dom",
+                            (site / "index.html").resolve().as_uri() + "?q=" + quote(query)], capture_output=True, text=True, timeout=90)
+    a = BeautifulSoup(r.stdout, "html.parser").select_one("#search-results li a")
+    return (a["href"], a.get_text(" ", strip=True)) if a else ("", "")
+
+
+def search_defects(site: Path) -> list[str]:
+    "Exact names first, abbreviations known: checked for the sections this site has (from its search index)."
+    import json
+    idx = site / "search_index.js"
+    if not idx.exists(): return []
+    entries = json.loads(idx.read_text().split("=", 1)[1].rstrip().rstrip(";"))
+    names = {e["s"] for e in entries if e["s"] != e["p"]}
+    out = []
+    for q in [q for q in ("ReliefFML", "MLkNN", "hamming_loss") if q in names]:
+        href, title = search_first(site, q)
+        if title.split(" › ")[-1] != q: out.append(f"search {q!r}: first result {title!r} ({href}), not the entry {q}")
+    for abbr, names in SEARCH_ABBREVIATIONS.items():
+        if not any(n in e["s"].lower() for e in entries for n in names): continue
+        href, title = search_first(site, abbr)
+        if not any(n in title.split(" › ")[-1].lower() for n in names):
+            out.append(f"search {abbr!r}: first result {title!r} ({href}), not a section on {names[0]}")
+    return out
 
 
 def unlayered(body) -> list[str]:
@@ -163,7 +253,9 @@ def check(site: Path, pages=None, workers: int = 2) -> dict:
     site = Path(site)
     pages = pages or site_pages(site)
     def one(p): return p.relative_to(site).as_posix(), defects(p, chrome(p, "--dump-dom"), site)
-    with ThreadPoolExecutor(workers) as ex: return dict(ex.map(one, pages))
+    with ThreadPoolExecutor(workers) as ex: res = dict(ex.map(one, pages))
+    if "index.html" in res and len(pages) == len(site_pages(site)): res["index.html"] += search_defects(site)   # the whole site
+    return res
 
 
 def screenshot(page: Path, png: Path, size="1280,1600"):

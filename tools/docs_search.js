@@ -4,7 +4,10 @@ tools/build_docs.py writes the index as a script, search_index.js (window.RELIEF
 per section of each page, {p: page title, s: section title, u: URL relative to the site root,
 t: the section's text}), so no fetch is needed. Every term of the query must occur in a section
 (case-insensitive substring: `one_error`, `n_neighbors`, `§2`); sections are ranked by where the
-terms occur (a section named exactly so > page title > section title > text) and how often. `?q=words` in the page's URL runs a
+terms occur and how often: a section or page titled exactly as the whole query, with its case (an API
+name, `ReliefFML`, over the package `relieffml`), first; then any case; then a page title, a section
+title, the text. The papers' abbreviations of the measures (ABBREVIATIONS: HL, OE, RL, AP, Acc, F, ...)
+match their full names too, and themselves only as whole words with that case. `?q=words` in the page's URL runs a
 search on load. When the index has loaded, <body data-search="N"> holds its number of entries
 (tools/check_pages.py checks it).
 */
@@ -14,16 +17,41 @@ search on load. When the index has loaded, <body data-search="N"> holds its numb
   function esc(s) { return s.replace(/[&<>"]/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]; }); }
   function count(hay, term) { var n = 0, i = hay.indexOf(term); while (i >= 0) { n++; i = hay.indexOf(term, i + term.length); } return n; }
 
+  // the measures as the papers abbreviate them (Reyes et al. 2013, Tables 1-4; Spolaôr et al. 2015; Zhang & Zhou 2014)
+  // (their names in prose, then in code: a section named by the function, `hamming_loss`, ranks first)
+  var ABBREVIATIONS = {HL: ["hamming loss", "hamming_loss"], OE: ["one-error", "one error", "one_error"],
+    RL: ["ranking loss", "ranking_loss"], AP: ["average precision", "average_precision"], Acc: ["accuracy"],
+    F: ["f-measure", "f1"], SA: ["subset accuracy", "subset_accuracy"], Cov: ["coverage"], MiF: ["micro-f1", "micro f1"],
+    MaF: ["macro-f1", "macro f1"], KI: ["kuncheva"], FFA: ["forward feature addition"], LC: ["label cardinality"]};
+  function escRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+
+  // one query word: the strings it matches (lower case) and, for an abbreviation, itself as a whole word with its case
+  function term(raw) {
+    var alts = [raw.toLowerCase()], word = null;
+    if (ABBREVIATIONS.hasOwnProperty(raw)) { alts = ABBREVIATIONS[raw]; word = new RegExp("(^|[^\\w-])" + escRe(raw) + "(?![\\w-])", "g"); }
+    return {alts: alts, word: word};
+  }
+  function matches(text, lower, t) {
+    var n = 0;
+    t.alts.forEach(function (a) { n += count(lower, a); });
+    if (t.word) n += (text.match(t.word) || []).length;
+    return n;
+  }
+
   function search(index, query) {
-    var terms = query.toLowerCase().split(/\s+/).filter(Boolean), hits = [];
+    var q = query.trim(), raw = q.split(/\s+/).filter(Boolean), terms = raw.map(term), hits = [];
     if (!terms.length) return hits;
     index.forEach(function (e) {
       var p = e.p.toLowerCase(), s = e.s.toLowerCase(), t = e.t.toLowerCase(), score = 0;
       for (var i = 0; i < terms.length; i++) {
-        var w = terms[i], n = count(t, w), inP = p.indexOf(w) >= 0, inS = s.indexOf(w) >= 0;
+        var n = matches(e.t, t, terms[i]), inP = matches(e.p, p, terms[i]) > 0, inS = matches(e.s, s, terms[i]) > 0;
         if (!n && !inP && !inS) return;
-        score += (inP ? 20 : 0) + (inS ? 10 : 0) + (s === w || s.split(".").pop() === w ? 30 : 0) + Math.min(n, 10);
+        score += (inP ? 20 : 0) + (inS ? 10 : 0) + Math.min(n, 10);
       }
+      var name = e.s.split(".").pop(), title = [e.s, name, e.s === e.p ? e.p : null];
+      if (title.indexOf(q) >= 0) score += 200;                               // exactly the name, with its case
+      else if (title.some(function (x) { return x && x.toLowerCase() === q.toLowerCase(); })) score += 100;
+      if (raw.length === 1 && terms[0].word && terms[0].alts.some(function (a) { return s.indexOf(a) >= 0; })) score += 100;
       hits.push({e: e, score: score});
     });
     hits.sort(function (a, b) { return b.score - a.score; });
@@ -41,7 +69,7 @@ search on load. When the index has loaded, <body data-search="N"> holds its numb
   function show(box, panel, index, root) {
     var q = box.value.trim();
     if (!q) { panel.hidden = true; panel.innerHTML = ""; return; }
-    var hits = search(index, q), first = q.toLowerCase().split(/\s+/)[0];
+    var hits = search(index, q), first = term(q.split(/\s+/)[0]).alts[0];
     var html = '<p class="search-count">' + hits.length + (hits.length === MAX ? "+" : "") +
       " result" + (hits.length === 1 ? "" : "s") + " for <strong>" + esc(q) + "</strong></p>";
     html += hits.map(function (h) {
