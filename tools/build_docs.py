@@ -7,9 +7,10 @@
    public name, its signature and docstring's first line, linked to its entry in its chapter). The
    numpydoc sections show_doc prints ("Parameters" over dashes, a heading in markdown) become a bold
    label over a list of entries (`numpydoc_outputs`), for both renderers.
-2. `--quarto` renders `_proc` with Quarto (`_proc/_docs/`): the published site (.github/workflows/deploy.yaml).
-3. Without `--quarto` (Quarto cannot be installed everywhere) the same staged notebooks are rendered
-   offline into `_docs/`, doing what Quarto would do with them: the front matter becomes the page
+2. `--quarto` renders `_proc` with Quarto (`_proc/_docs/`), for a local comparison only: it is not published.
+3. Without `--quarto` the same staged notebooks are rendered offline into `_docs/`, the published site
+   (.github/workflows/deploy.yaml publishes it once tools/check_pages.py has passed on it), doing what
+   Quarto would do with them: the front matter becomes the page
    title and summary; cell options are honoured (`include: false`, `echo: false`, `output: false`,
    `output: asis`; `#|` lines never shown; `label: fig-x` / `fig-cap` give the cell's images a numbered
    caption "Figure n: ..." and `@fig-x` becomes a link "Figure n"; `code-fold: true` puts the cell, code
@@ -27,7 +28,7 @@
 
     python tools/build_docs.py            # stage and render offline into _docs/
     python tools/build_docs.py --stage    # stage only
-    python tools/build_docs.py --quarto   # stage and render with Quarto (CI deploy)
+    python tools/build_docs.py --quarto   # stage and render with Quarto (a local comparison, not published)
 """
 import json, os, posixpath, re, shutil, subprocess, sys, tempfile
 from html import escape as html_escape
