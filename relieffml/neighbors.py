@@ -778,7 +778,10 @@ _RULE_KERNELS = {}   # rule type -> its kernel: what `apply_rule` calls when num
 
 def apply_rule(rule, b, i, ws, u, spec):
     "The update of `rule` for sample `i` of block `b`, whose neighbours are slot `u` of `ws` (compiled per rule type)."
-    return _RULE_KERNELS[type(rule)](rule, b, i, ws, u, spec)
+    kernel = _RULE_KERNELS.get(type(rule))
+    if kernel is None: raise TypeError(f"no kernel for a rule of type {type(rule).__name__}: block_driver calls the "
+                                       "kernel that register_rule recorded for the rule's NamedTuple class")
+    return kernel(rule, b, i, ws, u, spec)
 
 def register_rule(rule_type):
     "Decorator: the kernel `(rule, b, i, ws, u, spec)` is `apply_rule` for rules of the NamedTuple class `rule_type`."
