@@ -252,10 +252,10 @@ def _select_features(ds:MultiLabelDataset, idx) -> MultiLabelDataset:
 
 def _drop_features(ds:MultiLabelDataset, names) -> MultiLabelDataset:
     "`ds` without the features `names` (see `MultiLabelDataset.drop_features`)."
-    names = [names] if isinstance(names, str) else list(names)
-    if missing := [n for n in names if n not in ds.feature_names]:
+    drop = {names} if isinstance(names, str) else set(names)
+    if missing := sorted(drop - set(ds.feature_names)):
         raise ValueError(f"names: no feature named {missing[0]!r} (the features are {ds.feature_names[:5]}…)")
-    return _select_features(ds, [i for i, n in enumerate(ds.feature_names) if n not in set(names)])
+    return _select_features(ds, [i for i, n in enumerate(ds.feature_names) if n not in drop])
 
 # %% ../nbs/00_data.ipynb #6b486a20
 class _DataError(ValueError): "A content error already phrased for the user (not re-wrapped)."
