@@ -6,12 +6,13 @@ Docs: https://relieffml.github.io/relieffml/lazy.html.md"""
 
 # %% auto #0
 __all__ = ['QUERY_BYTES', 'LAZY_CONSTRAINTS', 'label_counts', 'mlknn_tables', 'mlknn_joint', 'brknn_decide', 'count_patterns',
-           'dml_match_counts', 'dense_rows', 'mlcw_weights', 'MLkNN', 'BRkNN', 'DMLkNN', 'MLCWkNN', 'weka_neighbors',
-           'JavaRandom', 'mulan_brknn_scores', 'mulan_brknn_decide']
+           'dml_match_counts', 'dense_rows', 'mlcw_weights', 'MLkNN', 'BRkNN', 'DMLkNN', 'MLCWkNN', 'WekaLists',
+           'weka_neighbors', 'JavaRandom', 'mulan_brknn_scores', 'mulan_brknn_decide']
 
 # %% ../nbs/20_lazy.ipynb #7c1b2807
 from numbers import Integral, Real
 import dataclasses, itertools, warnings
+from typing import NamedTuple
 import numpy as np
 import numba
 import pandas as pd
@@ -21,9 +22,9 @@ from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import Interval, StrOptions
 from .config import NJIT, NJIT_PARALLEL, numba_threads
 from .distances import (Prepared, prepare, pair_sum, distance_mode, feature_weights_or_ones,
-                                 naive_distance, METRICS)
-from .neighbors import knn_pools, knn_query, naive_knn_pools, prepare_data
-from .sparse import densify, as_csr, scale_rows, ScaledRows
+                                 naive_distance, METRICS, distance_spec, strict_sum, row_at)
+from .neighbors import knn_pools, knn_query, naive_knn_pools, prepare_data, pool_spec, query_spec, register_rule, run_blocks
+from .sparse import densify, as_csr, scale_rows, ScaledRows, sparse_support, merge_sum
 from .base import as_classifier_target, as_features, encode_like
 
 # %% ../nbs/20_lazy.ipynb #bf62192e
@@ -377,8 +378,7 @@ def _query_blocks(X, fn):
 
 def _mulan_neighbours(est, Xs, whole:bool)->np.ndarray:
     "Weka's lists of the scaled query rows Xs (None: each training row, itself left out): whole (-1 padded) or their first k."
-    idx = weka_neighbors(est.prep_, dense_rows(Xs), est.n_neighbors_, est.metric, est.feature_weights_, est.n_jobs)[0]
-    return idx if whole else idx[:, :est.n_neighbors_]
+    return weka_neighbors(est.prep_, Xs, est.n_neighbors_, est.metric, est.feature_weights_, est.n_jobs, whole)[0]
 
 def _lazy_neighbours(est, Xs, whole:bool=False)->np.ndarray:
     "Neighbour indices of the scaled query rows Xs (None: each training row, itself left out), by `est.ties`."
@@ -634,29 +634,8 @@ class MLCWkNN(_MLCWkNNRule):
         "Neighbour indices and their weights α (n×k each), eq. (9)."
         return self._alpha(self._query(X))
 
-# %% ../nbs/20_lazy.ipynb #7f7750ab
+# %% ../nbs/20_lazy.ipynb #25bfe8ac
 from .config import NJIT_STRICT
-_NJIT_STRICT_PARALLEL = dict(NJIT_STRICT, parallel=True)   # no fastmath: Weka's sums bit for bit
-
-@numba.njit(inline='always', **NJIT_STRICT)
-def _weka_term(a, b, nominal, p):
-    "One attribute's term of Weka's `EuclideanDistance` sum (p = 2; p = 1: its absolute value), missing values as Weka."
-    if nominal: d = 1.0 if (np.isnan(a) or np.isnan(b) or a != b) else 0.0
-    elif np.isnan(a) and np.isnan(b): d = 1.0
-    elif np.isnan(a) or np.isnan(b):
-        d = b if np.isnan(a) else a
-        if d < 0.5: d = 1.0 - d
-    else: d = a - b
-    return d * d if p == 2 else abs(d)
-
-@numba.njit(**_NJIT_STRICT_PARALLEL)
-def _weka_sums(Xq, Xt, is_nominal, w, p, out):
-    "out[i, j]: the term sum of scaled query i and training row j, attribute by attribute (Weka's loop)."
-    for i in numba.prange(Xq.shape[0]):
-        for j in range(Xt.shape[0]):
-            s = 0.0
-            for f in range(Xq.shape[1]): s += w[f] * _weka_term(Xq[i, f], Xt[j, f], is_nominal[f], p)
-            out[i, j] = s
 
 # %% ../nbs/20_lazy.ipynb #abb8facc
 @numba.njit(inline='always', **NJIT_STRICT)
@@ -676,70 +655,124 @@ def _heap_down(hi, hd, n):
         hi[i], hi[c], hd[i], hd[c] = hi[c], hi[i], hd[c], hd[i]
         i = c
 
-# %% ../nbs/20_lazy.ipynb #1f55e483
-@numba.njit(**NJIT_STRICT)
-def _weka_knn(d, k, skip, idx, dist, ti, td):
-    "`LinearNNSearch.kNearestNeighbours` on the sums `d` (row `skip` left out): the list into idx/dist; its length."
-    hi, hd = np.empty(k + 1, np.int64), np.empty(k + 1)
-    n = nt = 0                                           # heap size; rows tied with the heap's top, in arrival order
-    for j in range(d.shape[0]):
-        if j == skip: continue
-        if n < k:                                        # put
-            n += 1; hi[n], hd[n] = j, d[j]; _heap_up(hi, hd, n)
-        elif d[j] < hd[1]:                               # putBySubstitute: get() the top, put() j, compare
-            oi, od = hi[1], hd[1]
-            hi[1], hd[1] = hi[n], hd[n]; _heap_down(hi, hd, n - 1)
-            hi[n], hd[n] = j, d[j]; _heap_up(hi, hd, n)
-            if od == hd[1]: ti[nt], td[nt] = oi, od; nt += 1
-            elif od > hd[1]: nt = 0
-        elif d[j] == hd[1]: ti[nt], td[nt] = j, d[j]; nt += 1   # putKthNearest
-    idx[n:n + nt], dist[n:n + nt] = ti[:nt], td[:nt]
-    for r in range(n - 1, -1, -1):                       # get(): the farthest first, written from the back
+# %% ../nbs/20_lazy.ipynb #f66729eb
+@numba.njit(**NJIT)
+def _weka_tol(spec)->float:
+    "τ of (W): the screen's rounding bound relative to 1 + δ; −1 where the screened sums are exact (binary rows, or dense strict sums)."
+    if spec.ints or (spec.indptr.shape[0] == 0 and spec.mode == 2): return -1.0
+    return 4e-15 * spec.is_nominal.shape[0]
+
+@numba.njit(inline='always', **NJIT)
+def _weka_bar(t, tol, pw):
+    "The bar (W) for the heap's top sum t, on `_screened` values: above it a row is farther than t for certain."
+    if tol >= 0: return t + 2.0 * tol * (1.0 + t)
+    return np.sqrt(t) if pw == 2 else t
+
+@numba.njit(inline='always', **NJIT)
+def _screened(r, tol, pw):
+    "What (W) compares: the screened sum (HEOM: the root squared), or, where the screen is exact, the distance r itself."
+    return r * r if (pw == 2 and tol >= 0) else r
+
+# %% ../nbs/20_lazy.ipynb #13b96a90
+@numba.njit(inline='always', **NJIT_STRICT)
+def _weka_sum(xs, sup, nsup, spec, j):
+    "The exact, strict sum of query xs and training row j: `strict_sum` on dense rows, `merge_sum` with a sparse row's entries."
+    if spec.indptr.shape[0] > 0: return merge_sum(xs, sup, nsup, spec, j)
+    return strict_sum(xs, row_at(spec, j), spec.is_nominal, spec.missnom, spec.w, spec.pw)
+
+@numba.njit(inline='always', **NJIT_STRICT)
+def _weka_pop(hi, hd, n, idx, dist):
+    "`get()` the heap of n empty, farthest first, into idx/dist from slot n − 1 down."
+    for r in range(n - 1, -1, -1):
         idx[r], dist[r] = hi[1], hd[1]
         hi[1], hd[1] = hi[r + 1], hd[r + 1]; _heap_down(hi, hd, r)
+
+# %% ../nbs/20_lazy.ipynb #a952a087
+@numba.njit(**NJIT_STRICT)
+def _weka_scan(drow, tol, s, xs, spec, k, idx, dist):
+    """Weka's scan for the query xs (row s left out) over the screened row `drow`: exact sums only for rows within
+    the bar (W); on binary rows (`spec.ints`) the screened distances themselves. Its list into idx/dist (the
+    first `len(idx)` ≥ k of it, distances rooted for HEOM, −1/∞ after). Returns its length."""
+    hi, hd, L, own = np.empty(k + 1, np.int64), np.empty(k + 1), idx.shape[0], spec.ints
+    sup = np.empty(0 if own else xs.shape[0], np.int64)
+    nsup = sparse_support(xs, spec, sup) if (spec.indptr.shape[0] > 0 and not own) else 0
+    n = nt = 0
+    bar = np.inf
+    for j in range(drow.shape[0]):
+        if j == s or _screened(drow[j], tol, spec.pw) > bar: continue
+        d = drow[j] if own else _weka_sum(xs, sup, nsup, spec, j)
+        if n < k:                                        # put
+            n += 1; hi[n], hd[n] = j, d; _heap_up(hi, hd, n)
+        elif d < hd[1]:                                  # putBySubstitute
+            oi, od = hi[1], hd[1]
+            hi[1], hd[1] = hi[n], hd[n]; _heap_down(hi, hd, n - 1)
+            hi[n], hd[n] = j, d; _heap_up(hi, hd, n)
+            if od == hd[1]:
+                if k + nt < L: idx[k + nt], dist[k + nt] = oi, od
+                nt += 1
+            elif od > hd[1]: nt = 0
+        elif d == hd[1]:                                 # putKthNearest
+            if k + nt < L: idx[k + nt], dist[k + nt] = j, d
+            nt += 1
+        if n == k: bar = hd[1] if own else _weka_bar(hd[1], tol, spec.pw)
+    idx[n + nt:], dist[n + nt:] = -1, np.inf
+    _weka_pop(hi, hd, n, idx, dist)
+    if spec.pw == 2 and not own: dist[:n + nt] = np.sqrt(dist[:n + nt])
     return n + nt
 
-@numba.njit(**_NJIT_STRICT_PARALLEL)
-def _weka_lists(S, k, skip, idx, dist, length):
-    "`_weka_knn` for every row of the sums S (n×N), in parallel over rows."
-    for i in numba.prange(S.shape[0]):
-        ti, td = np.empty(S.shape[1], np.int64), np.empty(S.shape[1])
-        length[i] = _weka_knn(S[i], k, skip[i], idx[i], dist[i], ti, td)
+# %% ../nbs/20_lazy.ipynb #d9f51651
+class WekaLists(NamedTuple):
+    "Rule of Weka's k-NN lists: each sample's first L entries (−1/∞ padded), their exact sums, its full length."
+    idx: np.ndarray     # m×L rows, the heap's nearest first, then the tie list
+    dist: np.ndarray    # m×L their distances
+    length: np.ndarray  # m the list's length (may exceed L)
+    k: int
 
-# %% ../nbs/20_lazy.ipynb #99e97008
-def _dense_train(prep:Prepared, lo:int, hi:int)->np.ndarray:
-    "Scaled training rows lo … hi−1, dense (a sparse X's rows expanded)."
-    return prep.Xn[lo:hi] if prep.csr is None else densify(prep, np.arange(lo, hi))
+@register_rule(WekaLists)
+def _weka_rule(rule, b, i, ws, u, spec):
+    "Sample i (slot u of the tile): Weka's scan over its screened distance row."
+    rule.length[i] = _weka_scan(ws.drow[u], _weka_tol(spec), ws.S[u], ws.Xs[u], spec, rule.k, rule.idx[i], rule.dist[i])
 
-def _weka_block(prep:Prepared, Xq, k:int, p:int, w, skip):
-    "Weka lists `(idx, dist, length)` of the dense scaled rows Xq, the training rows expanded `QUERY_BYTES` at a time."
-    N, D = prep.n_rows, Xq.shape[1]
-    S, T = np.empty((len(Xq), N)), (N if prep.csr is None else max(1, QUERY_BYTES // (8 * D)))
-    for t in range(0, N, T):
-        _weka_sums(Xq, np.ascontiguousarray(_dense_train(prep, t, min(N, t + T))), prep.is_nominal, w, p, S[:, t:t + T])
-    idx, dist, length = np.full((len(Xq), N), -1, np.int64), np.full((len(Xq), N), np.inf), np.empty(len(Xq), np.int64)
-    _weka_lists(S, k, skip, idx, dist, length)
-    return idx, dist, length
+# %% ../nbs/20_lazy.ipynb #4b6a1bc9
+def _take_rows(Xq, rows):
+    "Rows `rows` of query rows Xq, dense or `ScaledRows` (kept sparse)."
+    if not isinstance(Xq, ScaledRows): return np.asarray(Xq)[rows]
+    c = sp.csr_matrix((Xq.data, Xq.indices, Xq.indptr), shape=Xq.shape)[np.asarray(rows)]
+    return ScaledRows(c.indptr.astype(np.int64), c.indices.astype(np.int32), c.data, Xq.zero)
 
-# %% ../nbs/20_lazy.ipynb #c00b76c0
-def weka_neighbors(prep:Prepared, Xs, k:int, metric='heom', weights=None, n_jobs=None):
-    "Weka `LinearNNSearch` lists of scaled query rows `Xs` (None: each training row, itself left out): `(idx, dist)`, padded with -1 / inf."
+def _weka_run(prep:Prepared, Xq, rows, k:int, L:int, metric, weights, n_jobs)->WekaLists:
+    "The lists, L slots each, of the query rows `Xq[rows]` (Xq None: of the training rows `rows`, each left out)."
+    m = len(rows)
+    out = WekaLists(np.full((m, L), -1, np.int64), np.full((m, L), np.inf), np.zeros(m, np.int64), int(k))
+    if Xq is None: spec, samples, Xb = distance_spec(prep, metric, weights), np.asarray(rows, np.int64), None
+    else:
+        Xb = _take_rows(Xq, rows)
+        (spec, Xb), samples = query_spec(prep, Xb, metric, weights), np.full(m, -1, np.int64)
+    spec = spec._replace(missnom=np.ones(spec.is_nominal.shape[0]))      # Weka: a missing nominal value differs by 1
+    pools = pool_spec(np.zeros((prep.n_rows, 1), np.uint8), k, exclude_self=Xq is None, ordered=False)   # an empty pool: the screen only
+    run_blocks(samples, spec, pools, out, n_jobs, Xb)
+    return out
+
+# %% ../nbs/20_lazy.ipynb #93ff34f0
+def weka_neighbors(prep:Prepared, Xs, k:int, metric='heom', weights=None, n_jobs=None, whole:bool=True):
+    """Weka `LinearNNSearch` lists of scaled query rows `Xs` (dense or `ScaledRows`; None: each training row, itself
+    left out): `(idx, dist)`, padded with −1 / ∞; `whole=False`: the first k entries of each."""
     if prep.source is not None: raise ValueError("ties='mulan' searches rows in memory, not a Dask source")
-    N, D = prep.n_rows, prep.is_nominal.shape[0]
-    p, w = (2 if metric == 'heom' else 1), (np.ones(D) if weights is None else np.asarray(weights, np.float64))
-    n = N if Xs is None else len(Xs)
-    B, out = max(1, QUERY_BYTES // (24 * max(N, D))), []   # a block's sums, indices and distances
+    n = prep.n_rows if Xs is None else Xs.shape[0]
+    L = 2 * k + 8 if whole else k
     with numba_threads(n_jobs):
-        for lo in range(0, n, B):                         # a block of queries: its N sums in QUERY_BYTES
-            hi = min(n, lo + B)
-            Xq = np.ascontiguousarray(_dense_train(prep, lo, hi) if Xs is None else Xs[lo:hi], np.float64)
-            skip = np.arange(lo, hi) if Xs is None else np.full(hi - lo, -1)
-            idx, dist, length = _weka_block(prep, Xq, k, p, w, skip)
-            out.append((idx[:, :length.max()], dist[:, :length.max()]))
-    L = max(a.shape[1] for a, _ in out)
-    idx = np.concatenate([np.pad(a, ((0, 0), (0, L - a.shape[1])), constant_values=-1) for a, _ in out])
-    dist = np.concatenate([np.pad(b, ((0, 0), (0, L - b.shape[1])), constant_values=np.inf) for _, b in out])
-    return idx, (np.sqrt(dist) if p == 2 else dist)
+        out = _weka_run(prep, Xs, np.arange(n), k, L, metric, weights, n_jobs)
+        idx, dist = out.idx, out.dist
+        over = np.flatnonzero(out.length > L)             # longer lists: again, with room for the longest
+        if whole and len(over):
+            L2 = int(out.length.max())
+            idx, dist = np.pad(idx, ((0, 0), (0, L2 - L)), constant_values=-1), np.pad(dist, ((0, 0), (0, L2 - L)), constant_values=np.inf)
+            B = max(1, QUERY_BYTES // (16 * L2))
+            for lo in range(0, len(over), B):
+                o = _weka_run(prep, Xs, over[lo:lo + B], k, L2, metric, weights, n_jobs)
+                idx[over[lo:lo + B]], dist[over[lo:lo + B]] = o.idx, o.dist
+    W = int(min(idx.shape[1], out.length.max(initial=0)))
+    return idx[:, :W], dist[:, :W]
 
 # %% ../nbs/20_lazy.ipynb #c923583d
 class JavaRandom:

@@ -12,8 +12,8 @@ __all__ = ['SMALL_POOL', 'NO_COLUMNS', 'POSTING_DENSITY', 'naive_weka_sort', 'na
            'column_share', 'rule_columns', 'columns_done', 'tile_done', 'block_driver', 'posting_share',
            'search_postings', 'run_blocks', 'StoreNeighbors', 'push', 'push_rows', 'push_pool', 'mark_pool',
            'same_rows', 'same_set', 'add_row_diffs', 'direct_row', 'push_pools', 'flush', 'flush_columns',
-           'list_driver', 'run_lists', 'run_search', 'run_given', 'prepare_data', 'knn_pools', 'knn_query',
-           'neighbors_all', 'mutual_mask']
+           'list_driver', 'run_lists', 'run_search', 'run_given', 'prepare_data', 'query_spec', 'knn_pools',
+           'knn_query', 'neighbors_all', 'mutual_mask']
 
 # %% ../nbs/02_neighbors.ipynb #feb21188
 import numpy as np
@@ -1235,16 +1235,25 @@ def prepare_data(X, nominal, n_values=None)->Prepared:
     return prepare_input(X, nominal, n_values)
 
 # %% ../nbs/02_neighbors.ipynb #a4b8dd2f
-def _search(prep, samples, Xq, pools, k, metric, weights, n_jobs, has_missing):
+def _search(prep, samples, Xq, pools, k, metric, weights, n_jobs):
     "Neighbour lists of `samples` (or of the rows of `Xq`) in every pool."
     pools = pool_spec(pools, k, exclude_self=Xq is None)
     m, P = len(samples), pools.pptr.shape[0] - 1
     out = StoreNeighbors(np.full((m, P, pools.k), -1, np.int64), np.full((m, P, pools.k), np.inf), np.zeros((m, P), np.int64))
     if Xq is None: run_search(prep, samples, pools, out, metric, weights, n_jobs)
-    else:                                            # queries need not be binary where the training rows are
-        spec = distance_spec(prep, metric, weights, has_missing)
-        run_blocks(samples, spec._replace(ints=spec.ints and _binary_query(Xq, prep.is_nominal)), pools, out, n_jobs, Xq)
+    else:
+        spec, Xq = query_spec(prep, Xq, metric, weights)
+        run_blocks(samples, spec, pools, out, n_jobs, Xq)
     return out.idx, out.dist, out.cnt
+
+def query_spec(prep:Prepared, Xq, metric='heom', weights=None)->tuple:
+    """`(spec, Xq)`: the `DistanceSpec` that searches the training rows for the query rows `Xq` (dense, or sparse
+    `ScaledRows`), their missing values counted and its exact sums (`ints`) only if the queries are binary where
+    the training rows are, and `Xq` as `block_driver` reads it."""
+    Xq = _query_form(Xq)
+    miss = prep.has_missing or bool(np.isnan(Xq.data if isinstance(Xq, ScaledRows) else Xq).any())   # a scaled zero is never NaN
+    spec = distance_spec(prep, metric, weights, miss)
+    return spec._replace(ints=spec.ints and _binary_query(Xq, prep.is_nominal)), Xq
 
 def _query_form(Xq):
     "Query rows as `block_driver` reads them: `ScaledRows` as they are, anything else as C-contiguous float64."
@@ -1258,14 +1267,12 @@ def _binary_query(Xq, is_nominal)->bool:
 
 def knn_pools(prep:Prepared, samples, pools, k:int, metric='manhattan', weights=None, n_jobs=None):
     "k nearest members of each pool for each sampled training row: `(idx, dist, count)`, m×P×k / m×P."
-    return _search(prep, np.ascontiguousarray(samples, np.int64), None, pools, k, metric, weights, n_jobs, prep.has_missing)
+    return _search(prep, np.ascontiguousarray(samples, np.int64), None, pools, k, metric, weights, n_jobs)
 
 def knn_query(prep:Prepared, Xq, k:int, metric='heom', weights=None, pools=None, n_jobs=None):
     "k nearest training rows of each (already scaled) query row of `Xq` (dense, or sparse `ScaledRows`), no self exclusion."
-    Xq = _query_form(Xq)
     pools = np.ones((prep.n_rows, 1), np.uint8) if pools is None else pools
-    miss = prep.has_missing or bool(np.isnan(Xq.data if isinstance(Xq, ScaledRows) else Xq).any())   # a scaled zero is never NaN
-    return _search(prep, np.full(Xq.shape[0], -1, np.int64), Xq, pools, k, metric, weights, n_jobs, miss)
+    return _search(prep, np.full(Xq.shape[0], -1, np.int64), Xq, pools, k, metric, weights, n_jobs)
 
 def neighbors_all(prep:Prepared, samples, k:int, metric='manhattan', n_jobs=None):
     "k nearest instances of each sample in one pool of everyone (RReliefF's search): `idx` m×k and `count` (m,)."

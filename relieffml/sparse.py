@@ -6,9 +6,9 @@ Docs: https://relieffml.github.io/relieffml/sparse.html.md"""
 
 # %% auto #0
 __all__ = ['NO_POSTINGS', 'as_csr', 'entry_values', 'prepare_sparse', 'prepare_input', 'ScaledRows', 'densify', 'scale_rows',
-           'sparse_row', 'sparse_exact', 'sparse_support', 'sparse_exact_support', 'sparse_tile', 'zero_diffs',
-           'zero_diffs_row', 'sparse_add_diffs', 'zero_terms', 'cone_gaps', 'sparse_add_diffs_g', 'sparse_diff_terms',
-           'Postings', 'posting_lists', 'held', 'posting_tile']
+           'sparse_row', 'sparse_exact', 'sparse_support', 'merge_sum', 'sparse_exact_support', 'sparse_tile',
+           'zero_diffs', 'zero_diffs_row', 'sparse_add_diffs', 'zero_terms', 'cone_gaps', 'sparse_add_diffs_g',
+           'sparse_diff_terms', 'Postings', 'posting_lists', 'held', 'posting_tile']
 
 # %% ../nbs/01b_sparse.ipynb #c59aa91e
 import numpy as np
@@ -161,8 +161,8 @@ def sparse_support(xs, spec, out):
     return n
 
 @numba.njit(**NJIT_STRICT)
-def _merge_sum(xs, sup, n, spec, j):
-    "The sum of `sparse_exact_support` before HEOM's root."
+def merge_sum(xs, sup, n, spec, j):
+    "`sparse_exact_support` before HEOM's root: the exact sum Σ_f w_f diff_f^p, merged from the support `sup[:n]` of `xs` and nz(j)."
     s, (u, b) = 0.0, _span(spec, j)
     r, D = 0, xs.shape[0]
     while r < n or u < b:
@@ -179,7 +179,7 @@ def _merge_sum(xs, sup, n, spec, j):
 @numba.njit(**NJIT_STRICT)
 def sparse_exact_support(xs, sup, n, spec, j):
     "`sparse_exact(xs, spec, j)` given the support `sup[:n]` of `xs`: a merge with nz(j), bit for bit the same sum."
-    s = _merge_sum(xs, sup, n, spec, j)
+    s = merge_sum(xs, sup, n, spec, j)
     return np.sqrt(s) if spec.pw == 2 else s
 
 # %% ../nbs/01b_sparse.ipynb #0070c5d0
@@ -448,4 +448,4 @@ def posting_tile(Xs, S, spec, post, out, check):
             row[j] = d
             if check:
                 e = (n + (spec.indptr[j + 1] - spec.indptr[j]) + 3) * (2.0 * (bt + rb) + d)
-                if e > 4.0 * D * ((1.0 + d) if spec.pw == 1 else (d + np.sqrt(d))): row[j] = _merge_sum(xs, sup, n, spec, j)
+                if e > 4.0 * D * ((1.0 + d) if spec.pw == 1 else (d + np.sqrt(d))): row[j] = merge_sum(xs, sup, n, spec, j)

@@ -80,7 +80,9 @@ def learners(out, name, X, Y, nominal, ranker_weights):
     made = {"MLkNN": MLkNN(nominal=nom), "BRkNN_a": BRkNN(nominal=nom), "BRkNN_b": BRkNN(variant="b", nominal=nom),
             "DMLkNN": DMLkNN(nominal=nom), "MLCWkNN": MLCWkNN(nominal=nom),
             "MLCWkNN_WF": MLCWkNN(feature_weights=np.maximum(ranker_weights, 0), nominal=nom),
-            "MLkNN_WF_manhattan": MLkNN(feature_weights=np.maximum(ranker_weights, 0), metric="manhattan", nominal=nom)}
+            "MLkNN_WF_manhattan": MLkNN(feature_weights=np.maximum(ranker_weights, 0), metric="manhattan", nominal=nom),
+            "MLkNN_mulan": MLkNN(ties="mulan", nominal=nom), "BRkNN_a_mulan": BRkNN(ties="mulan", nominal=nom),
+            "MLCWkNN_WF_mulan": MLCWkNN(feature_weights=np.maximum(ranker_weights, 0), ties="mulan", nominal=nom)}
     for meth, est in made.items():
         est.fit(X[:n], Y[:n])
         P, S = est.predict(X[n:]), est.predict_proba(X[n:])
@@ -96,6 +98,9 @@ def neighbours(out, name, X, nominal):
     for metric in ("manhattan", "heom"):
         res = knn_query(prep, Xq, 10, metric=metric)
         for i, r in enumerate(res if isinstance(res, tuple) else (res,)): out[f"{name}/knn_query/{metric}/{i}"] = r
+    from relieffml.lazy import weka_neighbors                            # ties="mulan": Weka's lists, screened
+    for i, r in enumerate(weka_neighbors(prep, Xq, 10)): out[f"{name}/weka_neighbors/{i}"] = r
+    for i, r in enumerate(weka_neighbors(prep, None, 10)): out[f"{name}/weka_neighbors_train/{i}"] = r
     res = neighbors_all(prep, np.arange(0, X.shape[0], 7), 10)
     for i, r in enumerate(res if isinstance(res, tuple) else (res,)): out[f"{name}/neighbors_all/{i}"] = r
 

@@ -6,6 +6,7 @@ import dataclasses, itertools
 import numpy as np
 from relieffml.distances import Prepared, prepare, naive_diff, naive_distance
 from relieffml.neighbors import naive_knn_pools
+from relieffml.sparse import densify
 from relieffml.reliefml import label_priors
 from relieffml.mlrf import mean_pair_redundancy, PHI_TIE
 
@@ -327,6 +328,52 @@ def naive_mlcwknn(X, Y, Xq, k=10, reg=1e-3, nominal=None, w=None, metric='heom')
     qn = naive_query_neighbors(pr, Xs, k, metric, w)
     p = np.array([naive_mlcw_alpha(pr, Xs[t], qn[t], w, reg) @ Y[qn[t]] for t in range(len(Xq))])
     return (p >= 0.5 - 1e-9).astype(np.uint8), p
+
+
+# %% nbs/20_lazy.ipynb
+def naive_weka_sums(xq, Xt, is_nominal, w, p):
+    "Weka's `EuclideanDistance` sums (p = 2; p = 1: absolute differences) of the scaled query row xq and every row of Xt, attribute by attribute."
+    s = np.zeros(len(Xt))
+    for f in range(len(xq)):
+        a, b = xq[f], Xt[:, f]
+        if is_nominal[f]: d = np.where(np.isnan(a) | np.isnan(b) | (a != b), 1.0, 0.0)
+        elif np.isnan(a): d = np.where(np.isnan(b), 1.0, np.maximum(b, 1.0 - b))
+        else: d = np.where(np.isnan(b), max(a, 1.0 - a), a - b)
+        s = s + w[f] * (d * d if p == 2 else np.abs(d))
+    return s
+
+def naive_weka_list(d, k, skip=-1):
+    "`LinearNNSearch.kNearestNeighbours` on the sums d (row `skip` left out): the list's rows and their sums."
+    h, ties = [None], []                                  # MyHeap, 1-based, of (sum, row); the tie list
+    def up(i):
+        while i > 1 and h[i][0] > h[i // 2][0]: h[i], h[i // 2] = h[i // 2], h[i]; i //= 2
+    def down(n):
+        i = 1
+        while (2 * i <= n and h[i][0] < h[2 * i][0]) or (2 * i + 1 <= n and h[i][0] < h[2 * i + 1][0]):
+            c = 2 * i if (2 * i + 1 > n or h[2 * i][0] > h[2 * i + 1][0]) else 2 * i + 1
+            h[i], h[c] = h[c], h[i]; i = c
+    for j in range(len(d)):
+        if j == skip: continue
+        if len(h) <= k: h.append((d[j], j)); up(len(h) - 1)
+        elif d[j] < h[1][0]:
+            old = h[1]; h[1] = h[k]; down(k - 1); h[k] = (d[j], j); up(k)
+            if old[0] == h[1][0]: ties.append(old)
+            elif old[0] > h[1][0]: ties = []
+        elif d[j] == h[1][0]: ties.append((d[j], j))
+    out = []
+    for r in range(len(h) - 2, -1, -1): out.append(h[1]); h[1] = h[r + 1]; down(r)
+    lst = out[::-1] + ties
+    return [j for _, j in lst], np.array([s for s, _ in lst])
+
+def naive_weka_neighbors(prep, Xs, k, metric='heom', w=None):
+    "Weka's lists of the scaled dense query rows Xs (None: each training row, itself left out): rows, HEOM distances."
+    Xt, p = (prep.Xn if prep.csr is None else densify(prep)), (2 if metric == 'heom' else 1)
+    w = np.ones(Xt.shape[1]) if w is None else np.asarray(w, float)
+    out = []
+    for i, xq in enumerate(Xt if Xs is None else Xs):
+        rows, s = naive_weka_list(naive_weka_sums(xq, Xt, prep.is_nominal, w, p), k, i if Xs is None else -1)
+        out.append((rows, np.sqrt(s) if p == 2 else s))
+    return out
 
 
 # %% nbs/21_rfs.ipynb

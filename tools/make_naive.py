@@ -21,6 +21,7 @@ import dataclasses, itertools
 import numpy as np
 from relieffml.distances import Prepared, prepare, naive_diff, naive_distance
 from relieffml.neighbors import naive_knn_pools
+from relieffml.sparse import densify
 from relieffml.reliefml import label_priors
 from relieffml.mlrf import mean_pair_redundancy, PHI_TIE
 '''
