@@ -142,9 +142,11 @@ def _columns(part, cols):
 
 # %% ../nbs/31_evaluation.ipynb #29cd9db5
 def _warn_codes(learner, ds):
-    "Say so when a data set's nominal features reach a learner that cannot be told (no `nominal` parameter) as numbers."
+    """Say so when a data set's nominal features reach a learner that cannot be told (no `nominal` parameter) as
+    numbers; a learner that never reads the features (`reads_features = False`, as `GeneralB`) is not told."""
     nominal = getattr(ds, "nominal", None)
     if nominal is None or not np.any(nominal) or _takes_dataset(learner): return
+    if not getattr(learner, "reads_features", True): return
     warnings.warn(f"{type(learner).__name__} takes no nominal mask: the {int(np.sum(nominal))} nominal feature(s) of "
                   f"{getattr(ds, 'name', '') or 'the data set'} reach it as integer codes, measured as numbers", UserWarning, stacklevel=3)
 
@@ -417,6 +419,7 @@ def general_b(Y)->np.ndarray:
 # %% ../nbs/31_evaluation.ipynb #9e0351f3
 class GeneralB(MultiOutputMixin, BaseEstimator):
     "General_B baseline (Spolaôr et al. 2015, §2.3.1; Metz et al. 2012): always predicts the σ top-ranked labels."
+    reads_features = False          # X only gives the number of rows: nominal features need no mask (`evaluate`)
     def fit(self, X, Y):
         Y = as_binary(Y, "Y")
         self.label_order_ = general_b(Y)

@@ -82,6 +82,16 @@ def test_a_learner_without_a_mask_is_warned_about(ds):
         evaluate(None, MultiOutputClassifier(KNeighborsClassifier(3)), ds, 2, metrics="hamming_loss")
 
 
+def test_a_learner_that_reads_no_feature_is_not_warned_about(ds):
+    "GeneralB predicts from the training labels alone: the nominal codes it is handed are never measured."
+    import warnings
+    from relieffml.evaluation import GeneralB
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        df = evaluate(None, GeneralB(), ds, 2, metrics="hamming_loss")
+    assert len(df) == 2 and np.isfinite(df["value"]).all()
+
+
 def _string_frame(ds):
     "X with the nominal columns as plain strings (object dtype), as a CSV reader would give them."
     X, Y = ds.to_sklearn()
