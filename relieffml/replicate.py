@@ -152,6 +152,12 @@ def data_checksum(name:str) -> str:
     return "+".join(_sha256(f) for f in files)
 
 # %% ../nbs/41_replicate.ipynb #c2407b85
+def _umask() -> int:
+    "The process's file-creation mask."
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
 COLUMNS = ["paper", "protocol", "dataset", "n_folds", "fold", "k", "convention", "method", "variant", "measure",
            "value", "seed", "data_sha256", "version", "commit", "seconds"]
 FLOATS = ("value", "seconds")
@@ -166,6 +172,7 @@ def write_results(rows:pd.DataFrame, path):
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f: f.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())            # mkstemp's file is private (0600); a results file is not
         os.replace(tmp, path)
     finally: Path(tmp).unlink(missing_ok=True)
 
@@ -205,10 +212,10 @@ def _done(path:Path) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
 
 # %% ../nbs/41_replicate.ipynb #c72691fa
-def _merge(exp:Experiment, path:Path, order:list):
+def _merge(exp:Experiment, path:Path):
     "Merge the results file and its parts into the file (one copy of each slice), then remove the parts."
     rows = _done(path).drop_duplicates(["dataset", "fold", "k", "convention", "method", "variant", "measure"], keep="last")
-    rank = {n: i for i, n in enumerate([*order, *exp.datasets])}
+    rank = {n: i for i, n in enumerate(exp.datasets)}
     rows = rows.sort_values(["dataset", "fold"], key=lambda s: s.map(rank) if s.name == "dataset" else s, kind="mergesort")
     write_results(rows.reset_index(drop=True), path)
     for p in _parts(path).glob("*.csv.gz"): p.unlink()
@@ -230,7 +237,7 @@ def replicate(paper:str, out=".", protocol:str="full", datasets=None, n_jobs=Non
         if name not in loaded: loaded = {name: exp.prepare(load_dataset(name))}     # one data set in memory at a time
         rows = compute_slice(exp, proto, name, fold, n_jobs, loaded[name])
         write_results(rows, _parts(path) / f"{name}_fold_{fold}.csv.gz")
-    _merge(exp, path, names)
+    _merge(exp, path)
     return path
 
 # %% ../nbs/41_replicate.ipynb #464aa07c
