@@ -95,7 +95,8 @@ PAPER_000 = Experiment(
     datasets=REYES_SETS, seed=0, run_slice=reyes_slice, prepare=_reyes_prepare,
     protocols={"full": Protocol("full", {}, (5, 10, 15, 20)),
                "reduced": Protocol("reduced", TUTORIAL_01_FOLDS, (10,), tuple(TUTORIAL_01_FOLDS), other_folds=2)},
-    notes="mediamill: not in Mulan's data tree (by hand); corel16k: the paper's sample is not named, corel16k001 used")
+    notes="mediamill: not in Mulan's data tree (by hand); corel16k: the paper's sample is not named, "
+          "corel16k001 used")
 
 EXPERIMENTS = {e.paper: e for e in (PAPER_000,)}
 
@@ -108,7 +109,8 @@ def experiment(paper:str) -> Experiment:
 def protocol_of(exp:Experiment, protocol:str) -> Protocol:
     "The protocol named `protocol` of experiment `exp`."
     if protocol not in exp.protocols:
-        raise ValueError(f"protocol must be one of {', '.join(exp.protocols)} for paper {exp.paper}, got {protocol!r}")
+        known = ", ".join(exp.protocols)
+        raise ValueError(f"protocol must be one of {known} for paper {exp.paper}, got {protocol!r}")
     return exp.protocols[protocol]
 
 # %% ../nbs/41_replicate.ipynb #f3ec31e3
@@ -122,7 +124,8 @@ def datasets_of(exp:Experiment, proto:Protocol, datasets=None) -> list:
     names = [n.strip() for n in datasets.split(",")] if isinstance(datasets, str) else list(datasets)
     wrong = [n for n in names if n not in exp.datasets]
     if wrong or not names:
-        raise ValueError(f"datasets must be among paper {exp.paper}'s {', '.join(exp.datasets)}, got {wrong or names!r}")
+        known = ", ".join(exp.datasets)
+        raise ValueError(f"datasets must be among paper {exp.paper}'s {known}, got {wrong or names!r}")
     return names
 
 # %% ../nbs/41_replicate.ipynb #f5632eb6
@@ -214,9 +217,11 @@ def _done(path:Path) -> pd.DataFrame:
 # %% ../nbs/41_replicate.ipynb #c72691fa
 def _merge(exp:Experiment, path:Path):
     "Merge the results file and its parts into the file (one copy of each slice), then remove the parts."
-    rows = _done(path).drop_duplicates(["dataset", "fold", "k", "convention", "method", "variant", "measure"], keep="last")
+    keys = ["dataset", "fold", "k", "convention", "method", "variant", "measure"]
+    rows = _done(path).drop_duplicates(keys, keep="last")
     rank = {n: i for i, n in enumerate(exp.datasets)}
-    rows = rows.sort_values(["dataset", "fold"], key=lambda s: s.map(rank) if s.name == "dataset" else s, kind="mergesort")
+    in_order = lambda s: s.map(rank) if s.name == "dataset" else s
+    rows = rows.sort_values(["dataset", "fold"], key=in_order, kind="mergesort")
     write_results(rows.reset_index(drop=True), path)
     for p in _parts(path).glob("*.csv.gz"): p.unlink()
     if _parts(path).is_dir(): _parts(path).rmdir()
@@ -233,7 +238,8 @@ def replicate(paper:str, out=".", protocol:str="full", datasets=None, n_jobs=Non
     done = set(zip(stored.dataset, stored.fold))
     todo = [(n, f) for n in names for f in range(proto.n_folds(n)) if (n, f) not in done]
     loaded = {}
-    for name, fold in tqdm(todo, desc=f"replicate {paper} ({protocol})", unit="slice", file=sys.stderr, disable=not progress):
+    bar = tqdm(todo, desc=f"replicate {paper} ({protocol})", unit="slice", file=sys.stderr, disable=not progress)
+    for name, fold in bar:
         if name not in loaded: loaded = {name: exp.prepare(load_dataset(name))}     # one data set in memory at a time
         rows = compute_slice(exp, proto, name, fold, n_jobs, loaded[name])
         write_results(rows, _parts(path) / f"{name}_fold_{fold}.csv.gz")
@@ -259,4 +265,5 @@ def regenerate_command(path) -> str:
     rows = read_results(path)
     names = ",".join(dict.fromkeys(rows.dataset))
     paper, protocol = rows.paper.iloc[0], rows.protocol.iloc[0]
-    return f"rm {path} && relieffml replicate {paper} --protocol {protocol} --datasets {names} --out {Path(path).parent}"
+    run = f"relieffml replicate {paper} --protocol {protocol} --datasets {names} --out {Path(path).parent}"
+    return f"rm {path} && {run}"
