@@ -13,7 +13,7 @@ from .fetch import splits_of, status as registry_status
 
 # %% auto #0
 __all__ = ['FORMATS', 'METHODS', 'MAX_ERROR_WIDTH', 'cmd_describe', 'make_ranker', 'cmd_rank', 'cmd_data_list', 'cmd_data_fetch',
-           'build_parser', 'main']
+           'cmd_replicate', 'build_parser', 'main']
 
 # %% ../nbs/40_cli.ipynb #de17011e
 def _labels_arg(s:str):
@@ -178,7 +178,28 @@ def _add_data_commands(sub):
     _add_format_arg(q)
     q.set_defaults(func=cmd_data_fetch)
 
-# %% ../nbs/40_cli.ipynb #a723732c
+# %% ../nbs/40_cli.ipynb #65e7556f
+def cmd_replicate(args) -> int:
+    "Run a paper's experiment (resumable) and print where its results file is."
+    from relieffml.replicate import read_results, replicate
+    path = replicate(args.paper, out=args.out, protocol=args.protocol, datasets=args.datasets, n_jobs=args.jobs)
+    rows = read_results(path)
+    n_slices = len(rows[['dataset', 'fold']].drop_duplicates())
+    print(_safe(f"paper {args.paper} ({args.protocol}): {n_slices} slices, {len(rows)} rows in {path}"))
+    return 0
+
+def _add_replicate_command(sub):
+    "The `replicate` sub-command."
+    p = sub.add_parser('replicate', help="run a paper's experiment into a results file (resumable)",
+                       description="Run a paper's experiment (its data sets, folds and grid) into one results file.")
+    p.add_argument('paper', metavar='PAPER', help="the paper's key: 000 (Reyes et al. 2013)")
+    p.add_argument('--protocol', default='full', help="full (the paper's) or reduced (the tutorial's default run)")
+    p.add_argument('--datasets', metavar='A,B', help="comma-separated data sets of the paper (default: the protocol's)")
+    p.add_argument('--out', default='.', metavar='DIR', help="folder of the results file (default: .)")
+    p.add_argument('--jobs', type=int, default=None, help="numba threads (default: all cores)")
+    p.set_defaults(func=cmd_replicate)
+
+# %% ../nbs/40_cli.ipynb #342d933e
 def build_parser() -> argparse.ArgumentParser:
     "The `relieffml` argument parser with one sub-parser per command."
     parser = _Parser(prog='relieffml', description="Multi-label ReliefF feature weighting: command line tools.")
@@ -203,6 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_rank)
 
     _add_data_commands(sub)
+    _add_replicate_command(sub)
     return parser
 
 # %% ../nbs/40_cli.ipynb #23c44606

@@ -108,8 +108,9 @@ def test_usage_errors_and_help(capsys):
 
 def test_parser_has_one_subparser_per_command():
     sub = next(a for a in build_parser()._actions if a.dest == "command")
-    assert list(sub.choices) == ["describe", "rank", "data"]
+    assert list(sub.choices) == ["describe", "rank", "data", "replicate"]
     assert sub.choices["describe"].get_default("func").__name__ == "cmd_describe"
+    assert sub.choices["replicate"].get_default("func").__name__ == "cmd_replicate"
     assert sub.choices["rank"].get_default("func").__name__ == "cmd_rank"
     actions = next(a for a in sub.choices["data"]._actions if a.dest == "action")
     assert {k: p.get_default("func").__name__ for k, p in actions.choices.items()} == {
@@ -275,3 +276,31 @@ def test_usage_errors_are_one_line_and_a_pointer_to_help(capsys):
     lines = capsys.readouterr().err.splitlines()
     assert lines == ["relieffml rank: error: argument --k: invalid int value: 'x\\x1b[2J\\x1b]0;owned\\x07'",
                      "  see: relieffml rank --help"]
+
+
+# --- replicate: a paper's experiment -----------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, message", [
+    (["999"], "paper must be one of 000"),
+    (["000", "--protocol", "quick"], "protocol must be one of full, reduced"),
+    (["000", "--datasets", "emotions,flags"], "datasets must be among paper 000's"),   # flags: not one of the paper's
+])
+def test_replicate_bad_input(capsys, tmp_path, argv, message):
+    assert main(["replicate", *argv, "--out", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("relieffml replicate: error:") and message in err
+    assert list(tmp_path.iterdir()) == []                       # nothing written before the arguments are checked
+
+
+def test_replicate_runs_and_resumes(capsys, tmp_path):
+    "genbase under the reduced protocol: 3 folds (tutorial 01's), 3 x 2 x 3 x 2 x 4 rows; a second run recomputes nothing."
+    from relieffml.replicate import read_results
+    argv = ["replicate", "000", "--protocol", "reduced", "--datasets", "genbase", "--out", str(tmp_path), "--jobs", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    path = tmp_path / "000_reduced.csv.gz"
+    assert out.strip() == f"paper 000 (reduced): 3 slices, {3 * 2 * 3 * 2 * 4} rows in {path}"
+    first = path.read_bytes()
+    rows = read_results(path)
+    assert sorted(set(rows.fold)) == [0, 1, 2] and set(rows.n_folds) == {3} and set(rows.k) == {10}
+    assert main(argv) == 0 and path.read_bytes() == first       # the same rows, the same seconds: nothing rerun

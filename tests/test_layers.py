@@ -3,7 +3,7 @@
 config (numba options, random_state, progress; fmath: same-bits exp and log) → data (container, readers, Hierarchy, generator;
 fetch: the registry and the verified downloader, which data imports and which imports nothing of data) →
 kernels (distances, sparse rows, neighbours, the block driver, update primitives) → estimator base → rankers →
-learners → evaluation → CLI. A module imports only from its own layer or below (in-function imports
+learners → evaluation → replication (a paper's experiment, run and stored) → CLI. A module imports only from its own layer or below (in-function imports
 included), the graph has no cycle, no module imports another's `_private` name, and no function takes
 more than 12 parameters.
 """
@@ -14,7 +14,7 @@ import pytest
 PKG = Path(__file__).resolve().parents[1] / "relieffml"
 LAYERS = [("config", "fmath"), ("data", "hierarchy", "fetch"), ("distances", "sparse", "neighbors", "distributed"), ("base",),
           ("relieff", "rrelieff", "reliefml", "rfml", "hmc", "mlrf", "infogain", "transform"),
-          ("lazy", "rfs"), ("metrics", "evaluation"), ("cli",)]
+          ("lazy", "rfs"), ("metrics", "evaluation"), ("replicate",), ("cli",)]
 LEVEL = {m: i for i, layer in enumerate(LAYERS) for m in layer}
 MODULES = sorted(p.stem for p in PKG.glob("*.py") if p.stem not in ("__init__", "_modidx"))
 
