@@ -27,10 +27,10 @@ __all__ = ['REYES_LEARNERS', 'REYES_MEASURES', 'BIPARTITION', 'CONVENTIONS', 'RE
 # %% ../nbs/41_replicate.ipynb #4d89cf87
 @dataclasses.dataclass(frozen=True)
 class Protocol:
-    "Folds per data set, the k grid, and the sets run by default."
+    "Folds per data set, the grid of settings every fold runs, and the sets run by default."
     name: str
     folds: dict                  # data set -> number of folds
-    k_grid: tuple                # the neighbourhood sizes run on every fold
+    grid: tuple                  # the settings run on every fold (paper 000: the neighbourhood sizes k)
     datasets: tuple = ()         # run when no data sets are named (empty: every reachable set of the paper)
     other_folds: int = 10        # folds of a set `folds` does not list
 
@@ -47,7 +47,7 @@ class Experiment:
     datasets: tuple              # registry names, in the paper's order
     protocols: dict              # protocol name -> Protocol
     seed: int
-    run_slice: Callable          # (ds, train, test, k_grid, seed, n_jobs) -> list of row dicts
+    run_slice: Callable          # (ds, train, test, grid, seed, n_jobs) -> list of row dicts
     prepare: Callable = lambda ds: ds.to_dense()     # applied to every loaded data set
     notes: str = ""              # how the paper's data sets were mapped to the registry
 
@@ -197,7 +197,7 @@ def compute_slice(exp:Experiment, proto:Protocol, name:str, fold:int, n_jobs=Non
     ds = exp.prepare(load_dataset(name)) if ds is None else ds
     n_folds, start = proto.n_folds(name), time.perf_counter()
     train, test = _folds(ds, n_folds, exp.seed, fold)
-    rows = pd.DataFrame(exp.run_slice(ds, train, test, proto.k_grid, exp.seed, n_jobs))
+    rows = pd.DataFrame(exp.run_slice(ds, train, test, proto.grid, exp.seed, n_jobs))
     meta = dict(paper=exp.paper, protocol=proto.name, dataset=name, n_folds=n_folds, fold=fold, seed=exp.seed,
                 data_sha256=data_checksum(name), version=relieffml.__version__, commit=git_commit())
     return rows.assign(**meta, seconds=time.perf_counter() - start)[COLUMNS]
