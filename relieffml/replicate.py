@@ -20,9 +20,10 @@ from .evaluation import iterative_stratified_kfold
 
 # %% auto #0
 __all__ = ['REYES_LEARNERS', 'REYES_MEASURES', 'BIPARTITION', 'CONVENTIONS', 'REYES_SETS', 'TUTORIAL_01_FOLDS', 'PAPER_000',
-           'EXPERIMENTS', 'COLUMNS', 'FLOATS', 'RUN_COLUMNS', 'Protocol', 'Experiment', 'reyes_slice', 'experiment',
-           'protocol_of', 'reachable', 'datasets_of', 'git_commit', 'data_checksum', 'write_results', 'read_results',
-           'compute_slice', 'results_path', 'replicate', 'recompute_slice', 'regenerate_command']
+           'EXPERIMENTS', 'COLUMNS', 'FLOATS', 'RUN_COLUMNS', 'CHEN_MEASURES', 'CHEN_SELECTORS', 'CHEN_SHARES',
+           'CHEN_SETS', 'PAPER_004', 'Protocol', 'Experiment', 'reyes_slice', 'experiment', 'protocol_of', 'reachable',
+           'datasets_of', 'git_commit', 'data_checksum', 'write_results', 'read_results', 'compute_slice',
+           'results_path', 'replicate', 'recompute_slice', 'regenerate_command', 'chen_slice']
 
 # %% ../nbs/41_replicate.ipynb #4d89cf87
 @dataclasses.dataclass(frozen=True)
@@ -267,3 +268,63 @@ def regenerate_command(path) -> str:
     paper, protocol = rows.paper.iloc[0], rows.protocol.iloc[0]
     run = f"relieffml replicate {paper} --protocol {protocol} --datasets {names} --out {Path(path).parent}"
     return f"rm {path} && {run}"
+
+# %% ../nbs/41_replicate.ipynb #71732ed4
+import numpy as np
+from .evaluation import FRACTIONS, evaluate
+from .mlrf import MMLRF
+
+class _MLRFTopS(MMLRF):
+    "MLRF's own ranking cut at the size MML-RF selects."
+    def _get_support_mask(self):
+        mask = np.zeros(self.n_features_in_, bool)
+        mask[self.ranking_[:len(self.selected_)]] = True
+        return mask
+
+class _PreFiltered(MMLRF):
+    "MML-RF's pre-filtered set S0, before the backward search."
+    def _get_support_mask(self):
+        mask = np.zeros(self.n_features_in_, bool)
+        mask[self.prefiltered_] = True
+        return mask
+
+# %% ../nbs/41_replicate.ipynb #adaed1fb
+CHEN_MEASURES = ("hamming_loss", "one_error", "coverage", "ranking_loss", "average_precision")
+CHEN_SELECTORS = {"MML-RF": MMLRF, "MLRF top-|S|": _MLRFTopS, "S0": _PreFiltered}
+CHEN_SHARES = FRACTIONS + (1.0,)        # ReliefF-ML's top 10 %, ..., 90 %, and all features
+
+def _chen_rows(scores:pd.DataFrame, variant) -> list:
+    "Rows of one `evaluate` result (one fold): its measures, then `fraction`, per share."
+    rows = []
+    for share, d in scores.groupby("fraction", sort=False):
+        name = variant or f"{share:.1f}"
+        values = [*zip(d.metric, d.value), ("fraction", share)]
+        rows += [dict(k=10, convention="default", method=d.method.iloc[0], variant=name, measure=m, value=float(v))
+                 for m, v in values]
+    return rows
+
+# %% ../nbs/41_replicate.ipynb #a27cf853
+def chen_slice(ds, train, test, shares, seed:int, n_jobs=None) -> list:
+    "Rows of paper 004 on one fold: ReliefF-ML's top-`shares` subsets, and MML-RF's, MLRF top-|S|'s and S0's own."
+    learner, folds = MLkNN(n_neighbors=10, s=1, n_jobs=n_jobs), [(train, test)]
+    ranker = ReliefFML(random_state=seed, n_jobs=n_jobs)
+    scores = evaluate(ranker, learner, ds, folds=folds, subset_fractions=shares, metrics=CHEN_MEASURES, method="ReliefF-ML")
+    rows = _chen_rows(scores, None)
+    for method, Selector in CHEN_SELECTORS.items():
+        scores = evaluate(Selector(n_jobs=n_jobs), learner, ds, folds=folds, mode="support", metrics=CHEN_MEASURES,
+                          method=method)
+        rows += _chen_rows(scores, "own")
+    return rows
+
+# %% ../nbs/41_replicate.ipynb #57415725
+CHEN_SETS = ("emotions", "yeast", "enron")
+
+PAPER_004 = Experiment(
+    paper="004", citation="Chen, Huang, Mai & Zhou (2018), MML-RF, J. Guangdong Univ. Technol. 35(5), 20-25, §3",
+    datasets=CHEN_SETS, seed=0, run_slice=chen_slice,
+    protocols={"full": Protocol("full", {}, CHEN_SHARES, other_folds=5),
+               "reduced": Protocol("reduced", {}, CHEN_SHARES, ("emotions",), other_folds=5)},
+    notes="Mulan's emotions, yeast and enron, as the paper's Table 1 (lost in the text) names them")
+
+# %% ../nbs/41_replicate.ipynb #df7c4bd2
+EXPERIMENTS[PAPER_004.paper] = PAPER_004

@@ -6,8 +6,10 @@ longer follows from the code fails, and the message names the command that regen
 
 For paper 000 the checked slices are emotions fold 0 (bundled, cheap) and medical fold 0, a set the package does
 not bundle: it is downloaded, verified, through the loopback mirror that tests/run.sh serves (RELIEFFML_MIRROR).
+For paper 004 (tutorial 04) it is emotions fold 0 of the full run: the paper's three sets are all bundled.
 The experiment code itself is checked against tutorial 01's own loop body (`run_fold`), executed from the
-notebook's cells, so the package reproduces the tutorial's numbers and not only its own.
+notebook's cells, so the package reproduces the tutorial's numbers and not only its own; for paper 004 the same
+holds for tutorial 04's live loop.
 """
 import json, math, os, shutil
 from pathlib import Path
@@ -16,13 +18,14 @@ import pandas as pd
 import pytest
 
 from relieffml.data import find_dataset
-from relieffml.replicate import (PAPER_000, compute_slice, read_results, recompute_slice, regenerate_command,
+from relieffml.replicate import (PAPER_000, PAPER_004, compute_slice, read_results, recompute_slice, regenerate_command,
                                  write_results)
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "tutorials" / "results"
 # the slices recomputed per stored file: a cheap bundled one and one downloaded through the mirror
-CHECKS = {"000_reduced.csv.gz": [("emotions", 0), ("medical", 0)]}
+CHECKS = {"000_reduced.csv.gz": [("emotions", 0), ("medical", 0)],
+          "004_full.csv.gz": [("emotions", 0)]}     # paper 004's three sets are all bundled; emotions is the cheap one
 
 
 def test_every_stored_file_is_checked():
@@ -88,5 +91,30 @@ def test_package_slice_equals_tutorial_run_fold():
     tutorial = pd.DataFrame(ns["run_fold"](ds, train, test, 10)).rename(columns={"learner": "method"})
     ours = compute_slice(PAPER_000, PAPER_000.protocols["reduced"], "emotions", 0)
     keys = ["convention", "method", "variant", "measure"]
+    assert tutorial[keys].to_dict("records") == ours[keys].to_dict("records")
+    assert [v.hex() for v in tutorial.value] == [v.hex() for v in ours.value]
+
+
+def _cells_of(notebook, *starts):
+    "Sources of a tutorial's code cells that begin with (or contain) the given text."
+    cells = ["".join(c["source"]) for c in json.loads((ROOT / "tutorials" / notebook).read_text())["cells"]
+             if c["cell_type"] == "code"]
+    return [next(s for s in cells if text in s) for text in starts]
+
+
+def test_package_slice_equals_tutorial_04_loop(monkeypatch):
+    "chen_slice is tutorial 04's live loop (its selectors, learner, sweep and measures): emotions fold 0, same bits."
+    monkeypatch.chdir(ROOT / "tutorials")                 # the tutorial reads results/004_full.csv.gz from there
+    notebook = "04_mmlrf_replication.ipynb"
+    cells = _cells_of(notebook, "from relieffml.replicate import", "DATASETS = ", "class MLRFTopS", "def from_stored",
+                      "results, selectors, rankings, folds_of")
+    ns = {}
+    for src in cells[:4]: exec(src, ns)
+    ns["data"], ns["FOLDS_USED"] = {"emotions": PAPER_004.prepare(ns["load_dataset"]("emotions"))}, {"emotions": 1}
+    exec(cells[4], ns)                                    # the live loop, on emotions fold 0 only
+    keys = ["dataset", "fold", "method", "fraction", "metric"]
+    tutorial = ns["res"].sort_values(keys, kind="mergesort").reset_index(drop=True)
+    ours = ns["from_stored"](compute_slice(PAPER_004, PAPER_004.protocols["full"], "emotions", 0))
+    ours = ours.sort_values(keys, kind="mergesort").reset_index(drop=True)
     assert tutorial[keys].to_dict("records") == ours[keys].to_dict("records")
     assert [v.hex() for v in tutorial.value] == [v.hex() for v in ours.value]
