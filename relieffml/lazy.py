@@ -74,16 +74,33 @@ def count_patterns(C, Y):
     pos = np.stack([np.bincount(inv, weights=Y[:, l], minlength=len(U)) for l in range(Y.shape[1])], axis=1)
     return U, size, pos
 
-def dml_match_counts(Ct, U, size, pos, delta:int, block_elems:int=2**22):
+# %% ../nbs/20_lazy.ipynb #9abd57de
+@numba.njit(**NJIT_PARALLEL)
+def _dml_match(Ct, U, size, pos, delta, V, NV):
+    "Eq. (7) into V, NV (n×Q, zeroed): over the patterns within `delta` of query i in every label, those equal in label q."
+    n, Q = Ct.shape
+    for i in numba.prange(n):
+        for p in range(U.shape[0]):
+            near = True
+            for q in range(Q):
+                if abs(U[p, q] - Ct[i, q]) > delta:
+                    near = False
+                    break
+            if not near: continue
+            for q in range(Q):
+                if U[p, q] == Ct[i, q]:
+                    V[i, q] += pos[p, q]
+                    NV[i, q] += size[p] - pos[p, q]
+
+# %% ../nbs/20_lazy.ipynb #b5973067
+def dml_match_counts(Ct, U, size, pos, delta:int, n_jobs=None):
     "V and V' of eq. (7) (n×Q each) for query counting vectors `Ct` against the training patterns."
     n, Q = Ct.shape
     V, NV = np.zeros((n, Q)), np.zeros((n, Q))
-    step = max(1, block_elems // max(1, U.size))
-    for b in range(0, n, step):
-        dif = np.abs(U[None] - Ct[b:b + step, None])                   # block × patterns × Q
-        hit = (dif == 0) & (dif.max(2) <= delta)[:, :, None]
-        V[b:b + step] = np.einsum('bpq,pq->bq', hit, pos)
-        NV[b:b + step] = np.einsum('bpq,pq->bq', hit, size[:, None] - pos)
+    as_ints = lambda a: np.ascontiguousarray(a, np.int64)
+    with numba_threads(n_jobs):
+        _dml_match(as_ints(Ct), as_ints(U), np.ascontiguousarray(size, np.float64),
+                   np.ascontiguousarray(pos, np.float64), int(delta), V, NV)
     return V, NV
 
 # %% ../nbs/20_lazy.ipynb #a4b467fd
@@ -557,7 +574,7 @@ class _DMLkNNRule(_LazyLearner):
     def _joint(self, Xs):
         N, Q = self.Y_.shape
         V, NV = dml_match_counts(label_counts(self.Y_, self._query_neighbors(Xs)), self.patterns_,
-                                 self.pattern_size_, self.pattern_pos_, self.delta)
+                                 self.pattern_size_, self.pattern_pos_, self.delta, self.n_jobs)
         n1, s = self.Y_.sum(0), self.s
         return self.prior_ * (s + V) / (s * Q + n1), (1 - self.prior_) * (s + NV) / (s * Q + N - n1)
 
