@@ -82,8 +82,7 @@ def reyes_slice(ds, train, test, k_grid, seed:int, n_jobs=None) -> list:
 
 # %% ../nbs/41_replicate.ipynb #8605eaea
 def _reyes_prepare(ds):
-    "Dense X (enron, medical and others are sparse files); genbase without its protein identifier."
-    ds = ds.to_dense()
+    "genbase without its protein identifier; a sparse file's rows stay sparse (the same results as dense, faster)."
     return ds.drop_features("protein") if ds.name == "genbase" else ds
 
 REYES_SETS = ("emotions", "yeast", "scene", "cal500", "genbase", "medical", "enron", "tmc2007-500",
