@@ -420,8 +420,9 @@ def _capped(ds, train, test, sizes, seed:int) -> tuple:
 # %% ../nbs/41_replicate.ipynb #f3a1b171
 def _spolaor_rows(scores:pd.DataFrame) -> list:
     "Result rows of `spolaor_fold`'s scores."
-    return [dict(k=10, convention="mulan", method=r.method, variant=f"{r.fraction:.1f}", measure=r.metric,
-                 value=float(r.value)) for r in scores.itertuples()]
+    variant = lambda r: "none" if r.method == "General_B" else f"{r.fraction:.1f}"    # "none": read back as text
+    return [dict(k=10, convention="mulan", method=r.method, variant=variant(r), measure=r.metric, value=float(r.value))
+            for r in scores.itertuples()]
 
 def spolaor_slice(ds, train, test, sizes, seed:int, n_jobs=None) -> list:
     "Rows of paper 001 on one fold: every ranker's top-`sizes` subsets and General_B, scored by Mulan's BRkNN-b."
