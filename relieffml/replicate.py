@@ -21,9 +21,11 @@ from .evaluation import iterative_stratified_kfold
 # %% auto #0
 __all__ = ['REYES_LEARNERS', 'REYES_MEASURES', 'BIPARTITION', 'CONVENTIONS', 'REYES_SETS', 'TUTORIAL_01_FOLDS', 'PAPER_000',
            'EXPERIMENTS', 'COLUMNS', 'FLOATS', 'RUN_COLUMNS', 'CHEN_MEASURES', 'CHEN_SELECTORS', 'CHEN_SHARES',
-           'CHEN_SETS', 'PAPER_004', 'Protocol', 'Experiment', 'reyes_slice', 'experiment', 'protocol_of', 'reachable',
+           'CHEN_SETS', 'PAPER_004', 'SPOLAOR_LCFS', 'SPOLAOR_LEARNER', 'SPOLAOR_SETS', 'TUTORIAL_02_SIZES',
+           'PAPER_001', 'Protocol', 'Experiment', 'reyes_slice', 'experiment', 'protocol_of', 'reachable',
            'datasets_of', 'git_commit', 'data_checksum', 'write_results', 'read_results', 'compute_slice',
-           'results_path', 'replicate', 'recompute_slice', 'regenerate_command', 'chen_slice']
+           'results_path', 'replicate', 'recompute_slice', 'regenerate_command', 'chen_slice', 'RandomRanking',
+           'SharedInfoGain', 'spolaor_rankers', 'spolaor_fold', 'SubsetSizes', 'stratified_subsample', 'spolaor_slice']
 
 # %% ../nbs/41_replicate.ipynb #4d89cf87
 @dataclasses.dataclass(frozen=True)
@@ -327,3 +329,118 @@ PAPER_004 = Experiment(
 
 # %% ../nbs/41_replicate.ipynb #df7c4bd2
 EXPERIMENTS[PAPER_004.paper] = PAPER_004
+
+# %% ../nbs/41_replicate.ipynb #7e5a5bb5
+import zlib
+from sklearn.base import BaseEstimator
+from .evaluation import GeneralB, PAPER_METRICS
+from .infogain import InfoGain
+from .relieff import ReliefF
+from .rfml import RFML
+from .transform import BinaryRelevanceRanker, LabelPowersetRanker, LCFS
+from .lazy import BRkNN
+
+# %% ../nbs/41_replicate.ipynb #05418098
+class RandomRanking(BaseEstimator):
+    "SAR: a uniformly random feature ranking, seeded by `random_state` and the training rows."
+    def __init__(self, random_state=0): self.random_state = random_state
+    def fit(self, X, Y=None):
+        rng = np.random.default_rng([self.random_state, zlib.crc32(np.ascontiguousarray(X).tobytes())])
+        self.weights_ = rng.random(np.shape(X)[1])
+        self.ranking_ = np.argsort(-self.weights_, kind="mergesort")
+        return self
+
+# %% ../nbs/41_replicate.ipynb #df66c1e9
+class SharedInfoGain(InfoGain):
+    "InfoGain that scores each distinct (X, y, nominal) problem once and reuses the result."
+    _memo = {}
+    def _fit(self, X, y, info):
+        h = hashlib.blake2b(digest_size=16)
+        for a in (np.asarray(X.shape), X, y, info["nominal"], info["n_values"]): h.update(np.ascontiguousarray(a).tobytes())
+        key = h.digest()
+        if key not in self._memo: self._memo[key] = (super()._fit(X, y, info), self.cut_points_)
+        W, self.cut_points_ = self._memo[key]
+        return W
+
+# %% ../nbs/41_replicate.ipynb #5fc08842
+SPOLAOR_LCFS = ("LS-X", "CS-A", "RS-A", "RS-X")
+
+def spolaor_rankers(seed:int, ig=SharedInfoGain, n_jobs=None) -> dict:
+    "Fresh, unfitted rankers of Spolaôr et al. (2015) §4.3 and §5 under the paper's names, and SAR."
+    relieff = lambda: ReliefF(n_neighbors=10, n_jobs=n_jobs)
+    rfml = lambda distance, mutual: RFML(label_distance=distance, mutual=mutual, n_jobs=n_jobs)
+    return {"IG-BR": BinaryRelevanceRanker(ig()), "IG-LP": LabelPowersetRanker(ig()),
+            "RF-BR": BinaryRelevanceRanker(relieff()), "RF-LP": LabelPowersetRanker(relieff()),
+            **{name: LCFS.preset(name, ig(), random_state=seed) for name in SPOLAOR_LCFS},
+            "RF-ML(HD)": rfml("hamming", False), "RF-ML(JD)": rfml("jaccard", False),
+            "RFM-ML(HD)": rfml("hamming", True), "RFM-ML(JD)": rfml("jaccard", True),
+            "SAR": RandomRanking(seed)}
+
+# %% ../nbs/41_replicate.ipynb #aa4b99d6
+SPOLAOR_LEARNER = dict(n_neighbors=10, variant="b", ties="mulan")     # Mulan's BRkNN-b, the paper's software
+
+def spolaor_fold(ds, train, test, sizes, seed:int, n_jobs=None) -> tuple:
+    "(scores, rankings) of every ranker of paper 001, and General_B, on one fold: BRkNN-b on the top-`sizes`."
+    learner, folds, frames, rankings = BRkNN(**SPOLAOR_LEARNER, n_jobs=n_jobs), [(train, test)], [], {}
+    SharedInfoGain._memo.clear()
+    for method, ranker in spolaor_rankers(seed, n_jobs=n_jobs).items():
+        scores, (rankings[method],) = evaluate(ranker, learner, ds, folds, tuple(sizes), method=method,
+                                               return_rankings=True)
+        frames.append(scores)
+    SharedInfoGain._memo.clear()
+    frames.append(evaluate(None, GeneralB(), ds, folds, method="General_B"))
+    return pd.concat(frames, ignore_index=True), rankings
+
+# %% ../nbs/41_replicate.ipynb #6ae4ca33
+class SubsetSizes(tuple):
+    "A protocol's grid of subset sizes, with `max_rows`: data set -> the rows it is subsampled to first."
+    def __new__(cls, sizes, max_rows=None):
+        grid = super().__new__(cls, sizes)
+        grid.max_rows = dict(max_rows or {})
+        return grid
+
+def stratified_subsample(ds, n_rows, seed:int):
+    "About `n_rows` rows of `ds`, stratified: the test part of the first of round(N/n_rows) iterative folds."
+    if n_rows is None or ds.X.shape[0] <= n_rows: return ds
+    _, rows = next(iterative_stratified_kfold(ds.Y, max(2, round(ds.X.shape[0] / n_rows)), seed))
+    return ds.subset(np.sort(rows))
+
+# %% ../nbs/41_replicate.ipynb #4b4f2356
+def _capped(ds, train, test, sizes, seed:int) -> tuple:
+    "(data, train, test) a slice runs: under a row cap, fold f of the subsample where the full set's fold f was given."
+    cap = getattr(sizes, "max_rows", {}).get(ds.name)
+    if cap is None or ds.X.shape[0] <= cap: return ds, train, test
+    n_folds = round(ds.X.shape[0] / len(test))
+    fold = [f for f, (_, te) in enumerate(iterative_stratified_kfold(ds.Y, n_folds, seed)) if np.array_equal(te, test)]
+    if len(fold) != 1: raise ValueError(f"the test rows given are not a fold of {n_folds} folds of {ds.name}")
+    sub = stratified_subsample(ds, cap, seed)
+    return (sub, *list(iterative_stratified_kfold(sub.Y, n_folds, seed))[fold[0]])
+
+# %% ../nbs/41_replicate.ipynb #f3a1b171
+def _spolaor_rows(scores:pd.DataFrame) -> list:
+    "Result rows of `spolaor_fold`'s scores."
+    variant = lambda r: "none" if r.method == "General_B" else f"{r.fraction:.1f}"    # "none": read back as text
+    return [dict(k=10, convention="mulan", method=r.method, variant=variant(r), measure=r.metric, value=float(r.value))
+            for r in scores.itertuples()]
+
+def spolaor_slice(ds, train, test, sizes, seed:int, n_jobs=None) -> list:
+    "Rows of paper 001 on one fold: every ranker's top-`sizes` subsets and General_B, scored by Mulan's BRkNN-b."
+    ds, train, test = _capped(ds, train, test, sizes, seed)
+    return _spolaor_rows(spolaor_fold(ds, train, test, sizes, seed, n_jobs)[0])
+
+# %% ../nbs/41_replicate.ipynb #8be2eb38
+SPOLAOR_SETS = ("cal500", "corel5k", "corel16k001", "emotions", "fapesp", "genbase", "llog-f", "magtag5k",
+                "scene", "yeast")
+TUTORIAL_02_SIZES = SubsetSizes((.1, .3, .5, .7, .9), {"yeast": 800, "scene": 800})
+
+PAPER_001 = Experiment(
+    paper="001", citation="Spolaôr, Lee, Takaki & Wu (2015), Feature selection for multi-label learning, IJCIS, "
+             "doi:10.1080/18756891.2015.1129587, §4.3-4.4 and §5",
+    datasets=SPOLAOR_SETS, seed=0, run_slice=spolaor_slice, prepare=_reyes_prepare,
+    protocols={"full": Protocol("full", {}, FRACTIONS),
+               "reduced": Protocol("reduced", {}, TUTORIAL_02_SIZES, ("emotions", "genbase", "scene", "yeast"),
+                                   other_folds=3)},
+    notes="fapesp, llog-f, magtag5k: not public (by hand); corel16k001: Mulan's first sample, network only")
+
+# %% ../nbs/41_replicate.ipynb #47851f54
+EXPERIMENTS[PAPER_001.paper] = PAPER_001

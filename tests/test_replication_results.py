@@ -7,25 +7,29 @@ longer follows from the code fails, and the message names the command that regen
 For paper 000 the checked slices are emotions fold 0 (bundled, cheap) and medical fold 0, a set the package does
 not bundle: it is downloaded, verified, through the loopback mirror that tests/run.sh serves (RELIEFFML_MIRROR).
 For paper 004 (tutorial 04) it is emotions fold 0 of the full run: the paper's three sets are all bundled.
+For paper 001 (tutorial 02) it is emotions fold 0 of the reduced run (the run tutorial 02 makes live; its sets are
+all bundled).
 The experiment code itself is checked against tutorial 01's own loop body (`run_fold`), executed from the
 notebook's cells, so the package reproduces the tutorial's numbers and not only its own; for paper 004 the same
-holds for tutorial 04's live loop.
+holds for tutorial 04's live loop, and for tutorial 02's (its own `run`, on fold 0 of
+its 800-row yeast subsample, which also checks the subsample and fold the package's slice draws under a row cap).
 """
-import json, math, os, shutil
+import itertools, json, math, os, shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from relieffml.data import find_dataset
-from relieffml.replicate import (PAPER_000, PAPER_004, compute_slice, read_results, recompute_slice, regenerate_command,
+from relieffml.replicate import (PAPER_000, PAPER_001, PAPER_004, compute_slice, read_results, recompute_slice, regenerate_command,
                                  write_results)
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "tutorials" / "results"
 # the slices recomputed per stored file: a cheap bundled one and one downloaded through the mirror
 CHECKS = {"000_reduced.csv.gz": [("emotions", 0), ("medical", 0)],
-          "004_full.csv.gz": [("emotions", 0)]}     # paper 004's three sets are all bundled; emotions is the cheap one
+          "004_full.csv.gz": [("emotions", 0)],
+          "001_reduced.csv.gz": [("emotions", 0)]}     # tutorial 02's run; its four sets are all bundled     # paper 004's three sets are all bundled; emotions is the cheap one
 
 
 def test_every_stored_file_is_checked():
@@ -117,4 +121,22 @@ def test_package_slice_equals_tutorial_04_loop(monkeypatch):
     ours = ns["from_stored"](compute_slice(PAPER_004, PAPER_004.protocols["full"], "emotions", 0))
     ours = ours.sort_values(keys, kind="mergesort").reset_index(drop=True)
     assert tutorial[keys].to_dict("records") == ours[keys].to_dict("records")
+    assert [v.hex() for v in tutorial.value] == [v.hex() for v in ours.value]
+
+
+def test_package_slice_equals_tutorial_02_run(monkeypatch):
+    "spolaor_slice is tutorial 02's run (its data, 800-row subsample, folds, rankers, General_B): yeast fold 0, same bits."
+    monkeypatch.chdir(ROOT / "tutorials")
+    cells = _cells_of("02_transformation_replication.ipynb", "FULL = ", "from relieffml.replicate import",
+                      "PAPER_TABLE2 = ", "data = {name: stratified_subsample", "def run(ds, name)")
+    ns = {}
+    for src in cells: exec(src, ns)
+    every_fold = ns["iterative_stratified_kfold"]
+    ns["iterative_stratified_kfold"] = lambda *a: itertools.islice(every_fold(*a), 1)     # the tutorial's run, fold 0 only
+    tutorial, _ = ns["run"](ns["data"]["yeast"], "yeast")
+    ours = compute_slice(PAPER_001, PAPER_001.protocols["reduced"], "yeast", 0, n_jobs=1)
+    assert ours.n_folds.iloc[0] == ns["N_FOLDS"] and tuple(PAPER_001.protocols["reduced"].grid) == ns["SIZES"]
+    assert tutorial.method.tolist() == ours.method.tolist() and tutorial.metric.tolist() == ours.measure.tolist()
+    shares = ["none" if m == "General_B" else f"{p:.1f}" for m, p in zip(tutorial.method, tutorial.fraction)]
+    assert shares == ours.variant.tolist()
     assert [v.hex() for v in tutorial.value] == [v.hex() for v in ours.value]
