@@ -8,6 +8,9 @@ For paper 000 the checked slices are emotions fold 0 (bundled, cheap) and medica
 not bundle: it is downloaded, verified, through the loopback mirror that tests/run.sh serves (RELIEFFML_MIRROR).
 The experiment code itself is checked against tutorial 01's own loop body (`run_fold`), executed from the
 notebook's cells, so the package reproduces the tutorial's numbers and not only its own.
+
+For paper 003 (RFS) the checked slice is emotions fold 0 of the full run (bundled, about 2 s), and `liu_slice` is
+checked against tutorial 05's live loop (`fold_rows`) on the first fold of its worked example.
 """
 import json, math, os, shutil
 from pathlib import Path
@@ -16,13 +19,14 @@ import pandas as pd
 import pytest
 
 from relieffml.data import find_dataset
-from relieffml.replicate import (PAPER_000, compute_slice, read_results, recompute_slice, regenerate_command,
+from relieffml.replicate import (PAPER_000, PAPER_003, compute_slice, read_results, recompute_slice, regenerate_command,
                                  write_results)
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "tutorials" / "results"
 # the slices recomputed per stored file: a cheap bundled one and one downloaded through the mirror
-CHECKS = {"000_reduced.csv.gz": [("emotions", 0), ("medical", 0)]}
+CHECKS = {"000_reduced.csv.gz": [("emotions", 0), ("medical", 0)],
+          "003_full.csv.gz": [("emotions", 0)]}
 
 
 def test_every_stored_file_is_checked():
@@ -69,9 +73,9 @@ def test_an_altered_value_fails_and_names_the_command(tmp_path):
         assert_slice_matches(tmp_path / "000_reduced.csv.gz", "emotions", 0)
 
 
-def _tutorial_cells(*starts):
-    "Sources of tutorial 01's code cells that begin with (or define) the given text."
-    cells = ["".join(c["source"]) for c in json.loads((ROOT / "tutorials" / "01_reliefml_replication.ipynb").read_text())["cells"]
+def _tutorial_cells(*starts, notebook="01_reliefml_replication.ipynb"):
+    "Sources of a tutorial's code cells that begin with (or define) the given text."
+    cells = ["".join(c["source"]) for c in json.loads((ROOT / "tutorials" / notebook).read_text())["cells"]
              if c["cell_type"] == "code"]
     return [next(s for s in cells if text in s) for text in starts]
 
@@ -88,5 +92,22 @@ def test_package_slice_equals_tutorial_run_fold():
     tutorial = pd.DataFrame(ns["run_fold"](ds, train, test, 10)).rename(columns={"learner": "method"})
     ours = compute_slice(PAPER_000, PAPER_000.protocols["reduced"], "emotions", 0)
     keys = ["convention", "method", "variant", "measure"]
+    assert tutorial[keys].to_dict("records") == ours[keys].to_dict("records")
+    assert [v.hex() for v in tutorial.value] == [v.hex() for v in ours.value]
+
+
+def test_package_slice_equals_tutorial_05_loop():
+    "liu_slice is tutorial 05's live loop (FoldRun, configurations, measures): same rows, same bits, on the worked example's first emotions fold."
+    starts = ("import time, warnings", "SEED = ", "class OneClassSafe", "LEARNERS = {", "def dbr_parents", "class FoldRun",
+              "def _fit_predict", "def meta(", "PAIRS = ", "def configurations", "def balanced_accuracy_macro", "def fold_rows")
+    ns = {}
+    for src in _tutorial_cells(*starts, notebook="05_rfs_replication.ipynb"): exec(src, ns)
+    proto = PAPER_003.protocols[ns["LIVE"]]
+    ds = PAPER_003.prepare(ns["load_dataset"]("emotions"))
+    train, test = next(ns["iterative_stratified_kfold"](ds.Y, proto.n_folds("emotions"), random_state=ns["SEED"]))
+    tutorial = pd.DataFrame(ns["fold_rows"]("emotions", ds, 0, train, test, proto.grid),
+                            columns=["dataset", "fold", "method", "variant", "measure", "value"])
+    ours = compute_slice(PAPER_003, proto, "emotions", 0)
+    keys = ["method", "variant", "measure"]
     assert tutorial[keys].to_dict("records") == ours[keys].to_dict("records")
     assert [v.hex() for v in tutorial.value] == [v.hex() for v in ours.value]
