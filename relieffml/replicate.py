@@ -22,10 +22,12 @@ from .evaluation import iterative_stratified_kfold
 __all__ = ['REYES_LEARNERS', 'REYES_MEASURES', 'BIPARTITION', 'CONVENTIONS', 'REYES_SETS', 'TUTORIAL_01_FOLDS', 'PAPER_000',
            'EXPERIMENTS', 'COLUMNS', 'FLOATS', 'RUN_COLUMNS', 'CHEN_MEASURES', 'CHEN_SELECTORS', 'CHEN_SHARES',
            'CHEN_SETS', 'PAPER_004', 'SPOLAOR_LCFS', 'SPOLAOR_LEARNER', 'SPOLAOR_SETS', 'TUTORIAL_02_SIZES',
-           'PAPER_001', 'Protocol', 'Experiment', 'reyes_slice', 'experiment', 'protocol_of', 'reachable',
-           'datasets_of', 'git_commit', 'data_checksum', 'write_results', 'read_results', 'compute_slice',
-           'results_path', 'replicate', 'recompute_slice', 'regenerate_command', 'chen_slice', 'RandomRanking',
-           'SharedInfoGain', 'spolaor_rankers', 'spolaor_fold', 'SubsetSizes', 'stratified_subsample', 'spolaor_slice']
+           'PAPER_001', 'LIU_SETS', 'LIU_TABLES', 'LIU_PAIRS', 'LIU_T', 'PAPER_003', 'Protocol', 'Experiment',
+           'reyes_slice', 'experiment', 'protocol_of', 'reachable', 'datasets_of', 'git_commit', 'data_checksum',
+           'write_results', 'read_results', 'compute_slice', 'results_path', 'replicate', 'recompute_slice',
+           'regenerate_command', 'chen_slice', 'RandomRanking', 'SharedInfoGain', 'spolaor_rankers', 'spolaor_fold',
+           'SubsetSizes', 'stratified_subsample', 'spolaor_slice', 'liu_learners', 'dbr_parents', 'cps_parents',
+           'LiuFold', 'liu_configurations', 'balanced_accuracy_macro', 'liu_measures', 'liu_slice']
 
 # %% ../nbs/41_replicate.ipynb #4d89cf87
 @dataclasses.dataclass(frozen=True)
@@ -444,3 +446,159 @@ PAPER_001 = Experiment(
 
 # %% ../nbs/41_replicate.ipynb #47851f54
 EXPERIMENTS[PAPER_001.paper] = PAPER_001
+
+# %% ../nbs/41_replicate.ipynb #480d0264
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.multioutput import ClassifierChain
+from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import MinMaxScaler
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+from . import metrics
+from .rfs import rfs_weights, rfs_parents, phi_matrix, top_indices, keep_count
+
+# %% ../nbs/41_replicate.ipynb #5334212a
+def liu_learners(seed:int) -> dict:
+    "Paper 003's learners: J48, SVM (Weka's SMO), LR and NB as scikit-learn estimators."
+    return {"J48": DecisionTreeClassifier(min_samples_leaf=2, random_state=seed),
+            "SVM": make_pipeline(MinMaxScaler(), SVC(kernel="linear", C=1.0)),
+            "LR": make_pipeline(MinMaxScaler(), LogisticRegression(C=1.0, solver="liblinear", random_state=seed)),
+            "NB": GaussianNB()}
+
+class _OneClassSafe(ClassifierMixin, BaseEstimator):
+    "`estimator`, or a constant prediction when the training labels hold a single class."
+    def __init__(self, estimator): self.estimator = estimator
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        self.fitted_ = None if len(self.classes_) == 1 else clone(self.estimator).fit(X, y)
+        return self
+    def predict(self, X):
+        return np.full(len(X), self.classes_[0]) if self.fitted_ is None else self.fitted_.predict(X)
+
+# %% ../nbs/41_replicate.ipynb #bfd7ba6b
+def dbr_parents(D:int, Q:int) -> list:
+    "DBR: every feature and every other label."
+    return [dict(features=np.arange(D), labels=np.delete(np.arange(Q), j)) for j in range(Q)]
+
+def cps_parents(Y, D:int, t:float=0.7) -> list:
+    "CPS: every feature and the ⌊t·Q⌋ other labels with the largest |phi|."
+    phi, Q = np.abs(phi_matrix(Y)), Y.shape[1]
+    others = [np.delete(np.arange(Q), j) for j in range(Q)]
+    return [dict(features=np.arange(D), labels=o[top_indices(phi[j, o], keep_count(t, Q, Q - 1))])
+            for j, o in enumerate(others)]
+
+# %% ../nbs/41_replicate.ipynb #c18953b9
+class LiuFold:
+    "One fold of paper 003: ReliefF scores, base levels and meta levels, each computed once."
+    def __init__(self, ds, train, test, seed:int=0, n_jobs=None):
+        self.Xtr, self.Ytr, self.Xte, self.Yte = ds.X[train], ds.Y[train], ds.X[test], ds.Y[test]
+        self.constant = self.Ytr.min(0) == self.Ytr.max(0)
+        self.feature_scores, self.label_scores = rfs_weights(self.Xtr, self.Ytr, ds.nominal, ds.n_values,
+                                                             k=10, n_jobs=n_jobs)
+        self.learners, self._base, self._meta = liu_learners(seed), {}, {}
+
+    def parents(self, kind:str, t:float=0.7) -> list:
+        "Parent sets of 'rfs' / 'rfs-s' / 'rfs-j' (at `t`), 'DBR' or 'CPS' (at `t`)."
+        D, Q = self.Xtr.shape[1], self.Ytr.shape[1]
+        if kind == "DBR": return dbr_parents(D, Q)
+        if kind == "CPS": return cps_parents(self.Ytr, D, t)
+        return rfs_parents(self.feature_scores, self.label_scores, kind, t)
+
+# %% ../nbs/41_replicate.ipynb #23fe257d
+def _fit_predict(self, learner:str, Ztr, y, Zte):
+    "Predictions of `learner` fitted on (`Ztr`, `y`); no inputs: a constant."
+    if Ztr.shape[1] == 0: Ztr, Zte = np.zeros((len(Ztr), 1)), np.zeros((len(Zte), 1))
+    return _OneClassSafe(self.learners[learner]).fit(Ztr, y).predict(Zte).astype(np.uint8)
+
+def _base_level(self, b:str):
+    "Base-level (BR) predictions of learner `b` on the test rows."
+    if b not in self._base:
+        self._base[b] = np.column_stack([self.fit_predict(b, self.Xtr, y, self.Xte) for y in self.Ytr.T])
+    return self._base[b]
+LiuFold.fit_predict, LiuFold.base = _fit_predict, _base_level
+
+# %% ../nbs/41_replicate.ipynb #7468e3df
+def _meta_level(self, b:str, m:str, parents:list):
+    "Two-level predictions: base learner `b` fills in the parent labels, meta learner `m` predicts."
+    L, out = self.base(b), np.empty(self.Yte.shape, np.uint8)
+    for j, p in enumerate(parents):
+        f, l = (p["features"][:0], p["labels"][:0]) if self.constant[j] else (p["features"], p["labels"])
+        key = (b, m, j, f.tobytes(), l.tobytes())
+        if key not in self._meta:
+            Ztr, Zte = np.hstack([self.Xtr[:, f], self.Ytr[:, l]]), np.hstack([self.Xte[:, f], L[:, l]])
+            self._meta[key] = self.fit_predict(m, Ztr, self.Ytr[:, j], Zte)
+        out[:, j] = self._meta[key]
+    return out
+
+def _chain(self, b:str):
+    "Classifier-chain predictions of learner `b` (labels in their order)."
+    cc = ClassifierChain(_OneClassSafe(self.learners[b])).fit(self.Xtr, self.Ytr)
+    return cc.predict(self.Xte).astype(np.uint8)
+LiuFold.meta, LiuFold.cc = _meta_level, _chain
+
+# %% ../nbs/41_replicate.ipynb #2a05b380
+LIU_SETS = ("birds", "cal500", "emotions", "enron", "genbase", "medical", "yeast")     # Table 1's order
+LIU_TABLES = {"t": LIU_SETS,                                                            # Figs. 4-5
+              "pairs": ("yeast", "emotions", "birds", "cal500", "genbase", "medical"),  # Tables 3-8
+              "strategies": ("yeast", "emotions", "birds", "genbase", "medical"),       # Tables 9-13
+              "comparison": ("birds", "emotions", "enron", "medical", "yeast")}         # Tables 14-19
+LIU_PAIRS = [(b, m) for b in ("J48", "SVM") for m in ("J48", "SVM", "LR", "NB")]       # Table 2, "NB" read both ways
+
+# %% ../nbs/41_replicate.ipynb #34da1b31
+def liu_configurations(fold:LiuFold, name:str, t_grid) -> dict:
+    "(method, variant) -> test predictions of every configuration data set `name`'s tables show."
+    out, tables = {}, {e for e, sets in LIU_TABLES.items() if name in sets}
+    rfs = lambda b, m, kind, t: fold.meta(b, m, fold.parents(kind, t))
+    if "t" in tables: out |= {("RFS", f"J48+J48 t={t:.1f}"): rfs("J48", "J48", "rfs", t) for t in t_grid}
+    if "pairs" in tables: out |= {("RFS", f"{b}+{m} t=0.7"): rfs(b, m, "rfs", 0.7) for b, m in LIU_PAIRS}
+    if "strategies" in tables:
+        out |= {(s.upper(), "SVM+SVM t=0.7"): rfs("SVM", "SVM", s, 0.7) for s in ("rfs", "rfs-s", "rfs-j")}
+    if "comparison" in tables:
+        out |= {("BR", "SVM"): fold.base("SVM"), ("DBR", "SVM+SVM"): rfs("SVM", "SVM", "DBR", 0.7),
+                ("CPS", "SVM+SVM t=0.7"): rfs("SVM", "SVM", "CPS", 0.7), ("CC", "SVM"): fold.cc("SVM"),
+                ("RFS", "SVM+SVM t=0.7"): rfs("SVM", "SVM", "rfs", 0.7)}
+    return out
+
+# %% ../nbs/41_replicate.ipynb #f84d76d8
+def balanced_accuracy_macro(Y_true, Y_pred) -> float:
+    "Mean over labels (with both classes in `Y_true`) of (TPR + TNR)/2 — the AUC of 0/1 predictions."
+    Yt, Yp = Y_true.astype(bool), Y_pred.astype(bool)
+    pos, neg = Yt.sum(0), (~Yt).sum(0)
+    ok = (pos > 0) & (neg > 0)
+    return float(np.mean(((Yt & Yp).sum(0)[ok] / pos[ok] + (~Yt & ~Yp).sum(0)[ok] / neg[ok]) / 2))
+
+def liu_measures(Y_true, Y_pred) -> dict:
+    "Paper 003's six measures and four diagnostic ones, by name."
+    p, r = metrics.precision(Y_true, Y_pred), metrics.recall(Y_true, Y_pred)
+    return {"HL": metrics.hamming_loss(Y_true, Y_pred), "SA": metrics.subset_accuracy(Y_true, Y_pred),
+            "R": r, "P": p, "F1": metrics.f1(Y_true, Y_pred), "Acc": metrics.accuracy(Y_true, Y_pred),
+            "hm(P,R)": 2 * p * r / (p + r) if p + r else 0., "micro-F1": metrics.micro_f1(Y_true, Y_pred),
+            "macro-F1": metrics.macro_f1(Y_true, Y_pred), "macro-BA": balanced_accuracy_macro(Y_true, Y_pred)}
+
+# %% ../nbs/41_replicate.ipynb #f21e3804
+def liu_slice(ds, train, test, t_grid, seed:int, n_jobs=None) -> list:
+    "Rows of paper 003 on one fold: every configuration of the tables that show `ds`, ten measures each."
+    fold = LiuFold(ds, train, test, seed, n_jobs)
+    return [dict(k=10, convention="default", method=method, variant=variant, measure=measure, value=float(value))
+            for (method, variant), pred in liu_configurations(fold, ds.name, t_grid).items()
+            for measure, value in liu_measures(fold.Yte, pred).items()]
+
+def _liu_prepare(ds):
+    "Dense X (enron and medical are sparse files); genbase without its protein identifier."
+    ds = ds.to_dense()
+    return ds.drop_features("protein") if ds.name == "genbase" else ds
+
+# %% ../nbs/41_replicate.ipynb #24f5ebff
+LIU_T = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+PAPER_003 = Experiment(
+    paper="003", citation="Liu, Wang & Zhang (2019), RFS, Chinese Journal of Computers 42(3), 483-496, §4",
+    datasets=LIU_SETS, seed=0, run_slice=liu_slice, prepare=_liu_prepare,
+    protocols={"full": Protocol("full", {}, LIU_T),
+               "reduced": Protocol("reduced", {}, (0.1, 0.4, 0.7, 1.0), ("emotions", "genbase"), other_folds=3)},
+    notes="the abstract and §4.1 speak of nine data sets, Table 1 lists seven: all seven are in Mulan's tree")
+
+# %% ../nbs/41_replicate.ipynb #9779b73c
+EXPERIMENTS[PAPER_003.paper] = PAPER_003

@@ -8,11 +8,12 @@ For paper 000 the checked slices are emotions fold 0 (bundled, cheap) and medica
 not bundle: it is downloaded, verified, through the loopback mirror that tests/run.sh serves (RELIEFFML_MIRROR).
 For paper 004 (tutorial 04) it is emotions fold 0 of the full run: the paper's three sets are all bundled.
 For paper 001 (tutorial 02) it is emotions fold 0 of the reduced run (the run tutorial 02 makes live; its sets are
-all bundled).
+all bundled). For paper 003 (RFS) it is emotions fold 0 of the full run (bundled, about 2 s).
 The experiment code itself is checked against tutorial 01's own loop body (`run_fold`), executed from the
 notebook's cells, so the package reproduces the tutorial's numbers and not only its own; for paper 004 the same
 holds for tutorial 04's live loop, and for tutorial 02's (its own `run`, on fold 0 of
-its 800-row yeast subsample, which also checks the subsample and fold the package's slice draws under a row cap).
+its 800-row yeast subsample, which also checks the subsample and fold the package's slice draws under a row cap),
+and for tutorial 05's (`fold_rows`, on the first fold of its worked example).
 """
 import itertools, json, math, os, shutil
 from pathlib import Path
@@ -21,15 +22,16 @@ import pandas as pd
 import pytest
 
 from relieffml.data import find_dataset
-from relieffml.replicate import (PAPER_000, PAPER_001, PAPER_004, compute_slice, read_results, recompute_slice, regenerate_command,
-                                 write_results)
+from relieffml.replicate import (PAPER_000, PAPER_001, PAPER_003, PAPER_004, compute_slice, read_results,
+                                 recompute_slice, regenerate_command, write_results)
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "tutorials" / "results"
 # the slices recomputed per stored file: a cheap bundled one and one downloaded through the mirror
 CHECKS = {"000_reduced.csv.gz": [("emotions", 0), ("medical", 0)],
-          "004_full.csv.gz": [("emotions", 0)],
-          "001_reduced.csv.gz": [("emotions", 0)]}     # tutorial 02's run; its four sets are all bundled     # paper 004's three sets are all bundled; emotions is the cheap one
+          "001_reduced.csv.gz": [("emotions", 0)],    # tutorial 02's live run; its four sets are all bundled
+          "003_full.csv.gz": [("emotions", 0)],       # about 2 s
+          "004_full.csv.gz": [("emotions", 0)]}       # paper 004's three sets are all bundled; emotions is the cheap one
 
 
 def test_every_stored_file_is_checked():
@@ -76,9 +78,9 @@ def test_an_altered_value_fails_and_names_the_command(tmp_path):
         assert_slice_matches(tmp_path / "000_reduced.csv.gz", "emotions", 0)
 
 
-def _tutorial_cells(*starts):
-    "Sources of tutorial 01's code cells that begin with (or define) the given text."
-    cells = ["".join(c["source"]) for c in json.loads((ROOT / "tutorials" / "01_reliefml_replication.ipynb").read_text())["cells"]
+def _tutorial_cells(*starts, notebook="01_reliefml_replication.ipynb"):
+    "Sources of a tutorial's code cells that begin with (or define) the given text."
+    cells = ["".join(c["source"]) for c in json.loads((ROOT / "tutorials" / notebook).read_text())["cells"]
              if c["cell_type"] == "code"]
     return [next(s for s in cells if text in s) for text in starts]
 
@@ -139,4 +141,21 @@ def test_package_slice_equals_tutorial_02_run(monkeypatch):
     assert tutorial.method.tolist() == ours.method.tolist() and tutorial.metric.tolist() == ours.measure.tolist()
     shares = ["none" if m == "General_B" else f"{p:.1f}" for m, p in zip(tutorial.method, tutorial.fraction)]
     assert shares == ours.variant.tolist()
+    assert [v.hex() for v in tutorial.value] == [v.hex() for v in ours.value]
+
+
+def test_package_slice_equals_tutorial_05_loop():
+    "liu_slice is tutorial 05's live loop (FoldRun, configurations, measures): same rows, same bits, on the worked example's first emotions fold."
+    starts = ("import time, warnings", "SEED = ", "class OneClassSafe", "LEARNERS = {", "def dbr_parents", "class FoldRun",
+              "def _fit_predict", "def meta(", "PAIRS = ", "def configurations", "def balanced_accuracy_macro", "def fold_rows")
+    ns = {}
+    for src in _tutorial_cells(*starts, notebook="05_rfs_replication.ipynb"): exec(src, ns)
+    proto = PAPER_003.protocols[ns["LIVE"]]
+    ds = PAPER_003.prepare(ns["load_dataset"]("emotions"))
+    train, test = next(ns["iterative_stratified_kfold"](ds.Y, proto.n_folds("emotions"), random_state=ns["SEED"]))
+    tutorial = pd.DataFrame(ns["fold_rows"]("emotions", ds, 0, train, test, proto.grid),
+                            columns=["dataset", "fold", "method", "variant", "measure", "value"])
+    ours = compute_slice(PAPER_003, proto, "emotions", 0)
+    keys = ["method", "variant", "measure"]
+    assert tutorial[keys].to_dict("records") == ours[keys].to_dict("records")
     assert [v.hex() for v in tutorial.value] == [v.hex() for v in ours.value]
