@@ -4,8 +4,10 @@ version, commit and time, every value to the bit. Our results are bit-reproducib
 kernels whose output does not depend on the thread count), so equality is the right test; a file that no
 longer follows from the code fails, and the message names the command that regenerates it.
 
-For paper 000 the checked slices are emotions fold 0 (bundled, cheap) and medical fold 0, a set the package does
-not bundle: it is downloaded, verified, through the loopback mirror that tests/run.sh serves (RELIEFFML_MIRROR).
+For paper 000 the checked slices of the reduced run are emotions fold 0 (bundled, cheap) and medical fold 0, a set
+the package does not bundle: it is downloaded, verified, through the loopback mirror that tests/run.sh serves
+(RELIEFFML_MIRROR); of the full run, emotions fold 0 and enron fold 0 (through the mirror), one from each of the
+two commits that computed it.
 For paper 004 (tutorial 04) it is emotions fold 0 of the full run: the paper's three sets are all bundled.
 For paper 001 (tutorial 02) it is emotions fold 0 of the reduced run (the run tutorial 02 makes live; its sets are
 all bundled). For paper 003 (RFS) it is emotions fold 0 of the full run (bundled, about 2 s).
@@ -29,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "tutorials" / "results"
 # the slices recomputed per stored file: a cheap bundled one and one downloaded through the mirror
 CHECKS = {"000_reduced.csv.gz": [("emotions", 0), ("medical", 0)],
+          "000_full.csv.gz": [("emotions", 0), ("enron", 0)],   # a dense set and a sparse one, from the two commits of the run
           "001_reduced.csv.gz": [("emotions", 0)],    # tutorial 02's live run; its four sets are all bundled
           "003_full.csv.gz": [("emotions", 0)],       # about 2 s
           "004_full.csv.gz": [("emotions", 0)]}       # paper 004's three sets are all bundled; emotions is the cheap one
@@ -89,12 +92,12 @@ def test_package_slice_equals_tutorial_run_fold():
     "reyes_slice is tutorial 01's run_fold: same rows, same bits, on emotions fold 0 (the tutorial's 10 folds, k = 10)."
     config, imports, body = _tutorial_cells("SEED = ", "from relieffml.lazy import", "def run_fold")
     ns = {}
-    for src in (config, imports): exec(src, ns)
+    for src in (imports, config): exec(src, ns)                          # the tutorial's order
     ns["LEARNERS"] = {"ML-kNN": ns["MLkNN"], "DML-kNN": ns["DMLkNN"], "MLC-WkNN": ns["MLCWkNN"]}   # the tutorial's, cell 7
     exec(body, ns)
     ds = PAPER_000.prepare(ns["load_dataset"]("emotions"))
-    train, test = next(ns["iterative_stratified_kfold"](ds.Y, ns["N_FOLDS"]["emotions"], random_state=ns["SEED"]))
-    tutorial = pd.DataFrame(ns["run_fold"](ds, train, test, 10)).rename(columns={"learner": "method"})
+    train, test = next(ns["iterative_stratified_kfold"](ds.Y, ns["LIVE_FOLDS"]["emotions"], random_state=ns["SEED"]))
+    tutorial = pd.DataFrame(ns["run_fold"](ds, train, test, ns["K_LIVE"])).rename(columns={"learner": "method"})
     ours = compute_slice(PAPER_000, PAPER_000.protocols["reduced"], "emotions", 0)
     keys = ["convention", "method", "variant", "measure"]
     assert tutorial[keys].to_dict("records") == ours[keys].to_dict("records")
