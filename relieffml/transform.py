@@ -73,9 +73,10 @@ def br_weights(scorer, X, Y, info, n_jobs=None, per_label=True):
 # %% ../nbs/12_transform.ipynb #89c64827
 def pair_counts(Y):
     "Co-occurrence $c_c$, agreement $c_e$ and disagreement $c_d$ of every label pair (Q×Q int64), eq. (3)."
-    Y = np.asarray(Y, dtype=np.int64)
-    cc = Y.T @ Y
-    cd = Y.T @ (1 - Y) + (1 - Y).T @ Y
+    Y = np.asarray(Y, dtype=np.float64)                 # 0/1: BLAS adds integers below 2^53 exactly, in any order
+    cc = (Y.T @ Y).astype(np.int64)
+    n = np.diag(cc)                                      # instances with each label
+    cd = n[:, None] + n[None, :] - 2 * cc                # Y^T (1 − Y) + (1 − Y)^T Y
     return cc, len(Y) - cd, cd
 
 # %% ../nbs/12_transform.ipynb #7767b322
