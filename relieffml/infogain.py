@@ -221,8 +221,8 @@ def _feature_codes(x, y, nominal:bool, n_values:int, C:int):
 # %% ../nbs/06_infogain.ipynb #d76d4d63
 def _small_codes(X)->bool:
     "Whether nominal columns `X` hold only integer codes 0..4N+16, which a lookup table renumbers."
-    v = X[~np.isnan(X)]
-    return bool(np.all((v >= 0) & (v <= 4 * len(X) + 16) & (v == np.floor(v))))
+    with np.errstate(invalid='ignore'):                 # NaN compares False: it passes by isnan
+        return bool(np.all(((X >= 0) & (X <= 4 * len(X) + 16) & (X == np.floor(X))) | np.isnan(X)))
 
 def _nominal_codes(X, n_values):
     "`_feature_codes` of every nominal column of `X` (N×F) at once: codes N×F (−1 missing), value counts."
@@ -230,12 +230,12 @@ def _nominal_codes(X, n_values):
         cols = [_feature_codes(x, None, True, v, 0) for x, v in zip(X.T, n_values)]
         return np.column_stack([c[0] for c in cols]), np.array([c[1] for c in cols], np.int64)
     ok = ~np.isnan(X)
-    values, cols = X[ok].astype(np.int64), np.broadcast_to(np.arange(X.shape[1]), X.shape)[ok]
+    values, cols = np.where(ok, X, 0.0).astype(np.int64), np.arange(X.shape[1])   # missing read as 0 ...
     present = np.zeros((int(values.max(initial=0)) + 1, X.shape[1]), bool)
     present[values, cols] = True
+    present[0] = (X == 0).any(0)                           # ... and 0 present only where it occurs
     rank = np.cumsum(present, axis=0) - 1                  # a value's code: how many smaller values occur
-    codes = np.full(X.shape, -1, np.int64)
-    codes[ok] = rank[values, cols]
+    codes = np.where(ok, rank[values, cols], -1)
     return codes, np.maximum(np.maximum(present.sum(0), n_values), 1)
 
 # %% ../nbs/06_infogain.ipynb #6e829a19
