@@ -428,8 +428,8 @@ class GeneralB(MultiOutputMixin, BaseEstimator):
         self.prediction_[self.label_order_[:self.n_labels_]] = 1
         self.label_frequencies_ = Y.mean(0)
         return self
-    def predict(self, X): return np.tile(self.prediction_, (len(X), 1))
-    def predict_proba(self, X): return np.tile(self.label_frequencies_, (len(X), 1))
+    def predict(self, X): return np.tile(self.prediction_, (np.shape(X)[0], 1))
+    def predict_proba(self, X): return np.tile(self.label_frequencies_, (np.shape(X)[0], 1))
 
 # %% ../nbs/31_evaluation.ipynb #b9ddb4c6
 def _axes(ax, figsize=(4.5, 3)):

@@ -363,6 +363,9 @@ class SharedInfoGain(InfoGain):
         if key not in self._memo: self._memo[key] = (super()._fit(X, y, info), self.cut_points_)
         W, self.cut_points_ = self._memo[key]
         return W
+    def _label_weights(self, X, Y, info):
+        "Every label in one pass, as InfoGain's: no problem is scored twice within it, the memo has no part."
+        return super()._label_weights(X, Y, info)
 
 # %% ../nbs/41_replicate.ipynb #5fc08842
 SPOLAOR_LCFS = ("LS-X", "CS-A", "RS-A", "RS-X")

@@ -43,9 +43,19 @@ def _weights_of(est, D:int, what:str)->np.ndarray:
     return w
 
 # %% ../nbs/12_transform.ipynb #4dee9bca
+def _owner(cls, name:str):
+    "The class of `cls.__mro__` that defines attribute `name`."
+    return next(c for c in cls.__mro__ if name in vars(c))
+
+def _one_pass(scorer)->bool:
+    "An InfoGain whose `_label_weights` is as recent as its `_fit` (a subclass changing `_fit` alone is fitted per label)."
+    cls = type(scorer)
+    return isinstance(scorer, InfoGain) and issubclass(_owner(cls, '_label_weights'), _owner(cls, '_fit'))
+
 def label_weights(scorer, X, Y, info, n_jobs=None)->np.ndarray:
-    "Q×D weights of `scorer` on each label's binary problem (ReliefF: its one-pass multi-label path)."
+    "Q×D weights of `scorer` on each label's binary problem (ReliefF and InfoGain: their one-pass multi-label paths)."
     Q, D = Y.shape[1], X.shape[1]
+    if _one_pass(scorer): return clone(scorer)._label_weights(X, Y, info)   # the same bits as label by label
     if isinstance(scorer, ReliefF):
         est = _score(clone(scorer).set_params(store_label_weights=True), X, Y, info, n_jobs)
         W = est.label_weights_ if hasattr(est, 'label_weights_') else est.weights_[None]
@@ -63,9 +73,10 @@ def br_weights(scorer, X, Y, info, n_jobs=None, per_label=True):
 # %% ../nbs/12_transform.ipynb #89c64827
 def pair_counts(Y):
     "Co-occurrence $c_c$, agreement $c_e$ and disagreement $c_d$ of every label pair (Q×Q int64), eq. (3)."
-    Y = np.asarray(Y, dtype=np.int64)
-    cc = Y.T @ Y
-    cd = Y.T @ (1 - Y) + (1 - Y).T @ Y
+    Y = np.asarray(Y, dtype=np.float64)                 # 0/1: BLAS adds integers below 2^53 exactly, in any order
+    cc = (Y.T @ Y).astype(np.int64)
+    n = np.diag(cc)                                      # instances with each label
+    cd = n[:, None] + n[None, :] - 2 * cc                # Y^T (1 − Y) + (1 − Y)^T Y
     return cc, len(Y) - cd, cd
 
 # %% ../nbs/12_transform.ipynb #7767b322

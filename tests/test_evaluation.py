@@ -9,6 +9,7 @@ import uuid
 import matplotlib
 matplotlib.use("Agg")
 import numpy as np
+import scipy.sparse as sp
 import pandas as pd
 import pytest
 from scipy import stats
@@ -433,6 +434,8 @@ def test_general_b_classifier():
     assert GeneralB().fit(None, np.array([[1, 1], [1, 0], [1, 0], [0, 1]])).n_labels_ == 1
     assert clone(g).get_params() == {}
     with pytest.raises(ValueError, match="Y must contain only 0 and 1"): GeneralB().fit(None, Y * 3)
+    sparse = sp.csr_matrix(np.zeros((3, 1)))                   # a sparse set's rows (corel5k kept sparse)
+    assert g.predict(sparse).shape == (3, 4) and g.predict_proba(sparse).shape == (3, 4)
 
 
 # ---------------------------------------------------------------- plots

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from sklearn.metrics import mutual_info_score
 
-from relieffml.infogain import info_gain, mdl_cut_points, _naive_cut_points, InfoGain
+from relieffml.infogain import info_gain, info_gain_labels, mdl_cut_points, _naive_cut_points, InfoGain
 from relieffml.transform import BinaryRelevanceRanker, LabelPowersetRanker, LCFS
 from weka_harness import weka_scores, write_arff
 
@@ -246,3 +246,37 @@ def test_huge_nominal_codes():
             warnings.simplefilter("error")
             np.testing.assert_array_equal(InfoGain(nominal=[0]).fit(huge[:, None], Y[:, 2]).weights_, g)
             np.testing.assert_array_equal(info_gain(huge[:, None], Y[:, 2], [True]), g)
+
+
+def _mixed_problem(rng, n, D):
+    "Numeric and nominal features (some codes huge or absent), missing values, an all-missing column."
+    X = rng.integers(0, int(rng.integers(1, 6)), (n, D)).astype(float)
+    X[:, ::2] += rng.normal(size=(n, (D + 1) // 2)).round(int(rng.integers(0, 3)))
+    nominal = np.zeros(D, bool)
+    nominal[1::2] = True
+    X[rng.random((n, D)) < rng.choice([0, .1, .5])] = np.nan
+    if rng.random() < .3: X[:, -1] = np.nan
+    if D > 1 and rng.random() < .2: X[:, 1] *= 1e300           # huge codes: renumbered column by column
+    return X, nominal, rng.integers(0, 6, D)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 70), st.integers(1, 7), st.integers(1, 6))
+def test_all_labels_at_once_equal_label_by_label(seed, n, D, Q):
+    "info_gain_labels gives each label's info_gain to the bit, constant labels (one class) included."
+    rng = np.random.default_rng(seed)
+    X, nominal, n_values = _mixed_problem(rng, n, D)
+    Y = (rng.random((n, Q)) < rng.random(Q)).astype(np.uint8)
+    Y[:, 0] = rng.integers(0, 2)                                 # a constant label
+    each = [info_gain(X, np.unique(y, return_inverse=True)[1], nominal, n_values) for y in Y.T]
+    assert np.stack(each).tobytes() == info_gain_labels(X, Y, nominal, n_values).tobytes()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(2, 150), st.integers(2, 40))
+def test_kernel_cuts_with_absent_classes_equal_naive(seed, n, C):
+    "The compiled scan skips classes absent from a slice; the naive scan sums their zeros: the same cuts."
+    rng = np.random.default_rng(seed)
+    y = rng.choice(rng.integers(0, C, 5), n)                    # at most 5 of C classes occur
+    x = np.floor(rng.integers(0, 12, n) + 3 * (y % 3) * rng.random()).astype(float)
+    np.testing.assert_array_equal(mdl_cut_points(x, y, C), _naive_cut_points(x, y, C))
