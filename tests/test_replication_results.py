@@ -10,7 +10,7 @@ the package does not bundle: it is downloaded, verified, through the loopback mi
 two commits that computed it.
 For paper 004 (tutorial 04) it is emotions fold 0 of the full run: the paper's three sets are all bundled.
 For paper 001 (tutorial 02) it is emotions fold 0 of the reduced run (the run tutorial 02 makes live; its sets are
-all bundled). For paper 003 (RFS) it is emotions fold 0 of the full run (bundled, about 2 s).
+all bundled), and emotions fold 0 and cal500 fold 0 (through the mirror) of the full run. For paper 003 (RFS) it is emotions fold 0 of the full run (bundled, about 2 s).
 The experiment code itself is checked against tutorial 01's own loop body (`run_fold`), executed from the
 notebook's cells, so the package reproduces the tutorial's numbers and not only its own; for paper 004 the same
 holds for tutorial 04's live loop, and for tutorial 02's (its own `run`, on fold 0 of
@@ -33,6 +33,7 @@ RESULTS = ROOT / "tutorials" / "results"
 CHECKS = {"000_reduced.csv.gz": [("emotions", 0), ("medical", 0)],
           "000_full.csv.gz": [("emotions", 0), ("enron", 0)],   # a dense set and a sparse one, from the two commits of the run
           "001_reduced.csv.gz": [("emotions", 0)],    # tutorial 02's live run; its four sets are all bundled
+          "001_full.csv.gz": [("emotions", 0), ("cal500", 0)],   # cal500: not bundled, through the mirror (about 10 s)
           "003_full.csv.gz": [("emotions", 0)],       # about 2 s
           "004_full.csv.gz": [("emotions", 0)]}       # paper 004's three sets are all bundled; emotions is the cheap one
 
