@@ -10,7 +10,8 @@ the package does not bundle: it is downloaded, verified, through the loopback mi
 two commits that computed it.
 For paper 004 (tutorial 04) it is emotions fold 0 of the full run: the paper's three sets are all bundled.
 For paper 001 (tutorial 02) it is emotions fold 0 of the reduced run (the run tutorial 02 makes live; its sets are
-all bundled), and emotions fold 0 and cal500 fold 0 (through the mirror) of the full run. For paper 003 (RFS) it is emotions fold 0 of the full run (bundled, about 2 s).
+all bundled), and emotions fold 0 and cal500 fold 0 (through the mirror) of the full run. For paper 003 (RFS) it
+is emotions fold 0 of the full run (bundled, about 2 s).
 The experiment code itself is checked against tutorial 01's own loop body (`run_fold`), executed from the
 notebook's cells, so the package reproduces the tutorial's numbers and not only its own; for paper 004 the same
 holds for tutorial 04's live loop, and for tutorial 02's (its own `run`, on fold 0 of
@@ -31,21 +32,22 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "tutorials" / "results"
 # the slices recomputed per stored file: a cheap bundled one and one downloaded through the mirror
 CHECKS = {"000_reduced.csv.gz": [("emotions", 0), ("medical", 0)],
-          "000_full.csv.gz": [("emotions", 0), ("enron", 0)],   # a dense set and a sparse one, from the two commits of the run
+          "000_full.csv.gz": [("emotions", 0), ("enron", 0)],   # dense and sparse: one from each of the run's commits
           "001_reduced.csv.gz": [("emotions", 0)],    # tutorial 02's live run; its four sets are all bundled
           "001_full.csv.gz": [("emotions", 0), ("cal500", 0)],   # cal500: not bundled, through the mirror (about 10 s)
           "003_full.csv.gz": [("emotions", 0)],       # about 2 s
-          "004_full.csv.gz": [("emotions", 0)]}       # paper 004's three sets are all bundled; emotions is the cheap one
+          "004_full.csv.gz": [("emotions", 0)]}       # paper 004's three sets are all bundled; emotions is cheap
 
 
 def test_every_stored_file_is_checked():
     stored = sorted(p.name for p in RESULTS.glob("*.csv.gz"))
     assert stored, "no stored results in tutorials/results"
-    assert set(stored) == set(CHECKS), f"stored results files and the slices checked differ: {stored} vs {sorted(CHECKS)}"
+    assert set(stored) == set(CHECKS), \
+        f"stored results files and the slices checked differ: {stored} vs {sorted(CHECKS)}"
 
 
 def assert_slice_matches(path, dataset, fold):
-    "The stored rows of (dataset, fold) equal a fresh recomputation, or an AssertionError naming the regenerating command."
+    "The stored rows of (dataset, fold) equal a fresh recomputation, or an AssertionError naming the command."
     stored, fresh = recompute_slice(path, dataset, fold, n_jobs=1)
     hexed = lambda df: df.assign(value=[v.hex() for v in df.value])
     try: pd.testing.assert_frame_equal(hexed(stored), hexed(fresh), check_dtype=False)
@@ -78,7 +80,8 @@ def test_an_altered_value_fails_and_names_the_command(tmp_path):
     rows = rows[rows.dataset == "emotions"].reset_index(drop=True)
     rows.loc[5, "value"] = math.nextafter(rows.loc[5, "value"], math.inf)
     write_results(rows, tmp_path / "000_reduced.csv.gz")
-    with pytest.raises(AssertionError, match="regenerate it with: rm .*relieffml replicate 000 --protocol reduced --datasets emotions"):
+    command = "regenerate it with: rm .*relieffml replicate 000 --protocol reduced --datasets emotions"
+    with pytest.raises(AssertionError, match=command):
         assert_slice_matches(tmp_path / "000_reduced.csv.gz", "emotions", 0)
 
 
@@ -94,7 +97,7 @@ def test_package_slice_equals_tutorial_run_fold():
     config, imports, body = _tutorial_cells("SEED = ", "from relieffml.lazy import", "def run_fold")
     ns = {}
     for src in (imports, config): exec(src, ns)                          # the tutorial's order
-    ns["LEARNERS"] = {"ML-kNN": ns["MLkNN"], "DML-kNN": ns["DMLkNN"], "MLC-WkNN": ns["MLCWkNN"]}   # the tutorial's, cell 7
+    ns["LEARNERS"] = {"ML-kNN": ns["MLkNN"], "DML-kNN": ns["DMLkNN"], "MLC-WkNN": ns["MLCWkNN"]}   # as in the tutorial
     exec(body, ns)
     ds = PAPER_000.prepare(ns["load_dataset"]("emotions"))
     train, test = next(ns["iterative_stratified_kfold"](ds.Y, ns["LIVE_FOLDS"]["emotions"], random_state=ns["SEED"]))
@@ -105,19 +108,12 @@ def test_package_slice_equals_tutorial_run_fold():
     assert [v.hex() for v in tutorial.value] == [v.hex() for v in ours.value]
 
 
-def _cells_of(notebook, *starts):
-    "Sources of a tutorial's code cells that begin with (or contain) the given text."
-    cells = ["".join(c["source"]) for c in json.loads((ROOT / "tutorials" / notebook).read_text())["cells"]
-             if c["cell_type"] == "code"]
-    return [next(s for s in cells if text in s) for text in starts]
-
-
 def test_package_slice_equals_tutorial_04_loop(monkeypatch):
     "chen_slice is tutorial 04's live loop (its selectors, learner, sweep and measures): emotions fold 0, same bits."
     monkeypatch.chdir(ROOT / "tutorials")                 # the tutorial reads results/004_full.csv.gz from there
     notebook = "04_mmlrf_replication.ipynb"
-    cells = _cells_of(notebook, "from relieffml.replicate import", "DATASETS = ", "class MLRFTopS", "def from_stored",
-                      "results, selectors, rankings, folds_of")
+    cells = _tutorial_cells("from relieffml.replicate import", "DATASETS = ", "class MLRFTopS", "def from_stored",
+                            "results, selectors, rankings, folds_of", notebook=notebook)
     ns = {}
     for src in cells[:4]: exec(src, ns)
     ns["data"], ns["FOLDS_USED"] = {"emotions": PAPER_004.prepare(ns["load_dataset"]("emotions"))}, {"emotions": 1}
@@ -131,14 +127,15 @@ def test_package_slice_equals_tutorial_04_loop(monkeypatch):
 
 
 def test_package_slice_equals_tutorial_02_run(monkeypatch):
-    "spolaor_slice is tutorial 02's run (its data, 800-row subsample, folds, rankers, General_B): yeast fold 0, same bits."
+    "spolaor_slice is tutorial 02's run (data, 800-row subsample, folds, rankers, General_B): yeast fold 0, same bits."
     monkeypatch.chdir(ROOT / "tutorials")
-    cells = _cells_of("02_transformation_replication.ipynb", "FULL = ", "from relieffml.replicate import",
-                      "PAPER_TABLE2 = ", "data = {name: stratified_subsample", "def run(ds, name)")
+    cells = _tutorial_cells("FULL = ", "from relieffml.replicate import", "PAPER_TABLE2 = ",
+                            "data = {name: stratified_subsample", "def run(ds, name)",
+                            notebook="02_transformation_replication.ipynb")
     ns = {}
     for src in cells: exec(src, ns)
     every_fold = ns["iterative_stratified_kfold"]
-    ns["iterative_stratified_kfold"] = lambda *a: itertools.islice(every_fold(*a), 1)     # the tutorial's run, fold 0 only
+    ns["iterative_stratified_kfold"] = lambda *a: itertools.islice(every_fold(*a), 1)     # the tutorial's run, fold 0
     tutorial, _ = ns["run"](ns["data"]["yeast"], "yeast")
     ours = compute_slice(PAPER_001, PAPER_001.protocols["reduced"], "yeast", 0, n_jobs=1)
     assert ours.n_folds.iloc[0] == ns["N_FOLDS"] and tuple(PAPER_001.protocols["reduced"].grid) == ns["SIZES"]
@@ -149,9 +146,10 @@ def test_package_slice_equals_tutorial_02_run(monkeypatch):
 
 
 def test_package_slice_equals_tutorial_05_loop():
-    "liu_slice is tutorial 05's live loop (FoldRun, configurations, measures): same rows, same bits, on the worked example's first emotions fold."
-    starts = ("import time, warnings", "SEED = ", "class OneClassSafe", "LEARNERS = {", "def dbr_parents", "class FoldRun",
-              "def _fit_predict", "def meta(", "PAIRS = ", "def configurations", "def balanced_accuracy_macro", "def fold_rows")
+    "liu_slice is tutorial 05's live loop (FoldRun, configurations, measures): same rows and bits, first emotions fold."
+    starts = ("import time, warnings", "SEED = ", "class OneClassSafe", "LEARNERS = {", "def dbr_parents",
+              "class FoldRun", "def _fit_predict", "def meta(", "PAIRS = ", "def configurations",
+              "def balanced_accuracy_macro", "def fold_rows")
     ns = {}
     for src in _tutorial_cells(*starts, notebook="05_rfs_replication.ipynb"): exec(src, ns)
     proto = PAPER_003.protocols[ns["LIVE"]]
