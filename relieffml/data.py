@@ -19,41 +19,77 @@ from .hierarchy import Hierarchy
 from .fetch import CACHE_DIR, expected_shape, fetch, registry, resolve, status
 
 # %% auto #0
-__all__ = ['MULAN_SHA256', 'DOWNLOAD_TIMEOUT', 'BUNDLED_DATA', 'DATASHEET', 'REDUNDANT_SD', 'nominal_mask', 'MultiLabelDataset',
-           'load_arff', 'load_hmc_arff', 'get_data_home', 'list_datasets', 'find_dataset', 'registered_datasets',
-           'load_dataset', 'make_multilabel_relevance', 'default_dataset']
+__all__ = ['MULAN_SHA256', 'DOWNLOAD_TIMEOUT', 'BUNDLED_DATA', 'DATASHEET', 'REDUNDANT_SD', 'NotNumericError', 'canonical_csr',
+           'check_shape', 'as_float_matrix', 'as_label_matrix', 'nominal_mask', 'MultiLabelDataset', 'load_arff',
+           'load_hmc_arff', 'get_data_home', 'list_datasets', 'find_dataset', 'registered_datasets', 'load_dataset',
+           'make_multilabel_relevance', 'default_dataset']
 
 # %% ../nbs/00_data.ipynb #6faeb9a7
-def _check_X(X):
-    "`X` as a C-contiguous float64 N×D array, or a canonical CSR matrix if sparse, without infinities (NaN = missing)."
-    if sp.issparse(X): return _check_sparse_X(X)
+class NotNumericError(TypeError, ValueError):
+    "Values that are not numbers: a ValueError, as all bad input here, and the TypeError NumPy and scikit-learn raise."
+
+def _dense_float(X) -> np.ndarray:
+    "A dense `X` as a C-contiguous float64 2-D array, or a ValueError saying why not."
+    if np.asarray(X).dtype.kind == 'c': raise ValueError("X is complex: Complex data not supported")
     try: X = np.ascontiguousarray(X, dtype=np.float64)
-    except (TypeError, ValueError) as e: raise ValueError(f"X must be numeric: {e}") from None
-    if X.ndim != 2: raise ValueError(f"X must be 2-D (instances x features), got shape {X.shape}")
-    if X.shape[0] == 0: raise ValueError("X has no rows: a data set needs at least one instance")
-    if np.isinf(X).any(): raise ValueError("X contains infinite values (use NaN for missing values)")
+    except (TypeError, ValueError) as e:
+        raise NotNumericError(f"X must be numeric (NaN for missing values; nominal values as a DataFrame's category or "
+                              f"string columns, or as integer codes): {e}") from None
+    if X.ndim != 2:
+        hint = "; Reshape your data with X.reshape(1, -1) for one instance" if X.ndim == 1 else ""
+        raise ValueError(f"X must be 2-D (instances × features), got {X.ndim}-D with shape {X.shape}{hint}")
     return X
 
-def _check_sparse_X(X):
-    "A scipy.sparse `X` as CSR float64 with sorted indices, duplicates summed and explicit zeros dropped (NaN kept)."
-    if X.dtype.kind not in 'biuf': raise ValueError(f"X must be numeric, got a sparse matrix of dtype {X.dtype}")
-    if X.ndim != 2: raise ValueError(f"X must be 2-D (instances x features), got shape {X.shape}")
-    if X.shape[0] == 0: raise ValueError("X has no rows: a data set needs at least one instance")
-    X = sp.csr_matrix(X, dtype=np.float64, copy=True)
-    X.sum_duplicates(); X.eliminate_zeros()
-    if np.isinf(X.data).any(): raise ValueError("X contains infinite values (use NaN for missing values)")
+# %% ../nbs/00_data.ipynb #ib0csr01
+def canonical_csr(X):
+    """A scipy.sparse `X` as canonical CSR float64: sorted indices, duplicates summed, explicit zeros dropped, NaN kept.
+    `X`'s own arrays when it is so already (they are only read), else a fixed copy; `X` itself is never changed."""
+    if X.dtype.kind == 'c': raise ValueError("X is complex: Complex data not supported")
+    if X.dtype.kind not in 'biuf':
+        raise ValueError(f"X must be numeric (NaN for missing values), got a sparse matrix of dtype {X.dtype}")
+    if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got {X.ndim}-D with shape {X.shape}")
+    S = sp.csr_matrix(X, dtype=np.float64, copy=False)
+    if not (S.has_canonical_format and S.data.all()):        # unsorted, duplicates or explicit zeros: a fixed copy
+        S = S.copy(); S.sum_duplicates(); S.eliminate_zeros()
+    return S
+
+# %% ../nbs/00_data.ipynb #ib0shape
+def check_shape(shape, min_rows:int=1, min_features:int=0):
+    "Refuse an `X` of `shape` with fewer than `min_features` columns or `min_rows` rows (scikit-learn's words)."
+    n, d = shape
+    if d < min_features:
+        raise ValueError(f"X has {d} feature(s) (shape={tuple(shape)}) while a minimum of {min_features} is required.")
+    if n < min_rows:
+        raise ValueError(f"X needs at least {min_rows} instance{'s' if min_rows > 1 else ''}, got n_samples = {n}")
+
+def as_float_matrix(X, min_rows:int=1, min_features:int=0):
+    """`X` as a C-contiguous float64 N×D array, or as `canonical_csr` if sparse; NaN marks a missing value, an
+    infinity is refused. The one check of a feature matrix: the container and every estimator call it."""
+    X = canonical_csr(X) if sp.issparse(X) else _dense_float(X)
+    check_shape(X.shape, min_rows, min_features)
+    if np.isinf(X.data if sp.issparse(X) else X).any():
+        raise ValueError("X contains infinite values; use NaN for missing values")
     return X
 
 # %% ../nbs/00_data.ipynb #f927ebe3
-def _check_Y(Y, n:int) -> np.ndarray:
-    "`Y` as a C-contiguous uint8 N×Q array of 0/1."
-    Y = np.asarray(Y)
-    if Y.dtype.kind not in 'biuf': raise ValueError(f"Y must be a 0/1 array, got dtype {Y.dtype}")
-    if Y.ndim != 2: raise ValueError(f"Y must be 2-D (instances x labels), got shape {Y.shape}; use Y[:, None] for one label")
-    if Y.shape[0] != n: raise ValueError(f"Y has {Y.shape[0]} rows but X has {n}")
-    if Y.shape[1] == 0: raise ValueError("Y must have at least one label column")
-    if Y.dtype.kind == 'f' and np.isnan(Y).any(): raise ValueError("Y contains NaN: missing label values are not supported")
-    if not np.isin(Y, (0, 1)).all(): raise ValueError(f"Y must contain only 0 and 1, found {np.setdiff1d(Y, (0, 1))[:5]}")
+def _zero_one(Y) -> bool:
+    "Every entry of the numeric array `Y` is 0 or 1; integers by their extremes (no N×Q temporaries)."
+    if Y.dtype.kind == 'b' or Y.size == 0: return True
+    if Y.dtype.kind in 'iu': return bool(Y.min() >= 0 and Y.max() <= 1)
+    return bool(((Y == 0) | (Y == 1)).all())
+
+def as_label_matrix(Y, n:int) -> np.ndarray:
+    "`Y` (array, DataFrame, sparse; a 1-D 0/1 vector is one label) as a C-contiguous uint8 n×Q array of 0/1."
+    if isinstance(Y, (pd.DataFrame, pd.Series)): Y = Y.to_numpy()
+    Y = np.asarray(Y.toarray() if sp.issparse(Y) else Y)
+    if Y.ndim == 1: Y = Y[:, None]
+    if Y.ndim != 2: raise ValueError(f"Y must be a 2-D 0/1 label matrix (instances × labels), got shape {Y.shape}")
+    if Y.shape[0] != n: raise ValueError(f"Y has {Y.shape[0]} rows but X has {n} instances")
+    if Y.shape[1] < 1: raise ValueError("Y has no labels (0 columns)")
+    if Y.dtype.kind == 'f' and np.isnan(Y).any(): raise ValueError("Y contains NaN: every label value must be 0 or 1")
+    if Y.dtype.kind not in 'biuf' or not _zero_one(Y):
+        bad = Y[~np.isin(Y, (0, 1))] if Y.dtype.kind in 'biuf' else Y.ravel()
+        raise ValueError(f"Y must contain only 0 and 1, got e.g. {bad.ravel()[0]!r}")
     return np.ascontiguousarray(Y, dtype=np.uint8)
 
 # %% ../nbs/00_data.ipynb #a9d96eae
@@ -144,8 +180,8 @@ class MultiLabelDataset:
     name: str = ""
 
     def __post_init__(self):
-        self.X = _check_X(self.X)
-        self.Y = _check_Y(self.Y, self.X.shape[0])
+        self.X = as_float_matrix(self.X)
+        self.Y = as_label_matrix(self.Y, self.X.shape[0])
         self.feature_names = _check_names(self.feature_names, self.X.shape[1], 'feature_names', 'x')
         self.label_names = _check_names(self.label_names, self.Y.shape[1], 'label_names', 'y')
         clash = set(self.feature_names) & set(self.label_names)

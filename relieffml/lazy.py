@@ -24,7 +24,8 @@ from .config import NJIT, NJIT_PARALLEL, numba_threads
 from .distances import (Prepared, prepare, pair_sum, distance_mode, feature_weights_or_ones,
                                  naive_distance, METRICS, distance_spec, strict_sum, row_at)
 from .neighbors import knn_pools, knn_query, naive_knn_pools, prepare_data, pool_spec, query_spec, register_rule, run_blocks
-from .sparse import densify, as_csr, scale_rows, ScaledRows, sparse_support, merge_sum
+from .data import as_float_matrix
+from .sparse import densify, scale_rows, ScaledRows, sparse_support, merge_sum
 from .base import as_classifier_target, as_features, encode_like
 
 # %% ../nbs/20_lazy.ipynb #bf62192e
@@ -294,15 +295,9 @@ def _coded_query(X, names=None, categories=None):
 # %% ../nbs/20_lazy.ipynb #3f871a2b
 def _as_query(X, n_features:int, name:str='the learner')->np.ndarray:
     "Validated float64 query rows (arrays, as `_coded_query` gives them) with `n_features` columns; sparse rows stay sparse, as canonical CSR."
-    try: X = as_csr(X) if sp.issparse(X) else np.asarray(X, dtype=np.float64)   # duplicates summed, as toarray sums them
-    except (TypeError, ValueError) as e: raise ValueError(f"X must be numeric (NaN for missing values): {e}") from None
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (instances × features), got shape {X.shape}; "
-                         "Reshape your data with X.reshape(1, -1) for one instance")
-    if X.shape[0] < 1: raise ValueError("X has no instances (0 rows)")
+    X = as_float_matrix(X)                      # the data container's checks (chapter *Data*): one input boundary
     if X.shape[1] != n_features: raise ValueError(f"X has {X.shape[1]} features, but {name} is expecting {n_features} features as input (as fitted)")
-    if np.isinf(X.data if sp.issparse(X) else X).any(): raise ValueError("X contains infinite values; use NaN for missing values")
-    return X if sp.issparse(X) else np.ascontiguousarray(X)
+    return X
 
 # %% ../nbs/20_lazy.ipynb #0794bb7a
 def _first_overflow(Xs):

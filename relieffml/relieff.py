@@ -16,7 +16,8 @@ from typing import NamedTuple
 from .config import NJIT, n_blocks, block_passes, fold_blocks
 from .distances import rank_weights, METRICS
 from .neighbors import pool_spec, register_rule, run_search, direct_row, push_pools, flush_columns, prepare_data, mark_pool, same_rows, rule_columns, NO_COLUMNS
-from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_label_matrix, as_class_vector, in_memory_target
+from .data import as_label_matrix
+from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_class_vector, in_memory_target
 
 # %% ../nbs/03_relieff.ipynb #dcd0c75a
 class ReliefFRule(NamedTuple):

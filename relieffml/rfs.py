@@ -21,6 +21,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from .data import as_float_matrix
 from .base import as_classifier_target, as_features, encode_like, rank_features
 from .relieff import relieff_weights
 from .config import NJIT_STRICT
@@ -232,13 +233,10 @@ def _names(prefix:str, n:int, given)->list:
 def _predict_features(X, n_features:int, categories=None, name:str='the classifier')->np.ndarray:
     "New rows as float64 N×D (NumPy, pandas, scipy.sparse or a `MultiLabelDataset`; nominal values coded as the fit's `categories`), checked against `n_features`."
     X = encode_like(X, categories)
-    if sp.issparse(X): X = X.toarray()
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got shape {X.shape}; "
-                                     "Reshape your data with X.reshape(1, -1) for one instance")
+    X = as_float_matrix(X)                      # the data container's checks (chapter *Data*): one input boundary
     if X.shape[1] != n_features:
         raise ValueError(f"X has {X.shape[1]} features, but {name} is expecting {n_features} features as input (as fitted)")
-    return X
+    return X.toarray() if sp.issparse(X) else X
 
 # %% ../nbs/21_rfs.ipynb #92fcbc17
 class _TwoLevelFit(MultiOutputMixin, ClassifierMixin, BaseEstimator):

@@ -87,9 +87,9 @@ def test_dataset_conversions_and_defaults():
     (dict(Y=np.ones((3, 2))), "Y has 3 rows but X has 4"),
     (dict(Y=np.full((4, 2), 2)), "only 0 and 1"),
     (dict(Y=np.full((4, 2), np.nan)), "NaN"),
-    (dict(Y=np.ones(4)), "Y must be 2-D"),
-    (dict(Y=np.ones((4, 0))), "at least one label"),
-    (dict(Y=np.array([["a"]] * 4)), "Y must be a 0/1 array"),
+    (dict(Y=np.ones((4, 2, 1))), "Y must be a 2-D 0/1 label matrix"),
+    (dict(Y=np.ones((4, 0))), "Y has no labels"),
+    (dict(Y=np.array([["a"]] * 4)), "Y must contain only 0 and 1"),
     (dict(X=np.ones(4)), "X must be 2-D"),
     (dict(X=np.array([[np.inf, 0, 0]] * 4)), "infinite"),
     (dict(X=[["a", "b", "c"]] * 4), "X must be numeric"),
@@ -750,7 +750,7 @@ def test_byte_order_mark_is_accepted(tmp_path):
 
 # ---------------------------------------------------------------- small refusals
 def test_empty_dataset_is_refused():
-    with pytest.raises(ValueError, match="X has no rows"): MultiLabelDataset(np.zeros((0, 3)), np.zeros((0, 2)))
+    with pytest.raises(ValueError, match="at least 1 instance"): MultiLabelDataset(np.zeros((0, 3)), np.zeros((0, 2)))
 
 
 @pytest.mark.parametrize("labels", [True, False, 2.0, object()])

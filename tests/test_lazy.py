@@ -418,7 +418,7 @@ def test_sparse_queries_in_blocks(Est, monkeypatch):
     np.testing.assert_array_equal(est.predict(q), L)
     assert len(np.unique(P.round(9))) > 2                                    # the scores say something
     with pytest.raises(ValueError, match="features"): est.predict(sp.csr_matrix(np.zeros((40, X.shape[1] + 1))))
-    with pytest.raises(ValueError, match="no instances"): est.predict(sp.csr_matrix((0, X.shape[1])))
+    with pytest.raises(ValueError, match="at least 1 instance"): est.predict(sp.csr_matrix((0, X.shape[1])))
 
 def _stored_anyhow(X):
     "CSR of X with every stored entry split in two halves (duplicates), each row's entries in reverse column order, and an explicit 0 in column 0."

@@ -12,7 +12,8 @@ from weka_harness import weka_scores, write_arff
 from relieffml.distances import Prepared, prepare, distance_spec, distance_tile, strict_sum, add_diffs, TILE
 from relieffml.sparse import (prepare_sparse, prepare_input, densify, sparse_row, sparse_exact, sparse_support,
                               sparse_exact_support, sparse_tile, zero_diffs, sparse_add_diffs)
-from relieffml.base import as_features, as_label_matrix, as_multilabel_target
+from relieffml.data import as_label_matrix
+from relieffml.base import as_features, as_multilabel_target
 from relieffml.data import MultiLabelDataset, load_arff
 
 RELIEFF = "weka.attributeSelection.ReliefFAttributeEval"
