@@ -723,6 +723,9 @@ SLAVKOV_SETS = ("ImCLEF07D", "ImCLEF07A", "reuters", "SCOP")           # Table 1
 SLAVKOV_M, SLAVKOV_K = (10, 50, 100, 250, 500), (10, 25, 50, 100)     # §4.1
 SLAVKOV_T, SLAVKOV_GRID_T = (1, 2, 4, 8, 16, 32, 80), (4,)            # the full run's subset sizes
 IMAGECLEF = ("ImCLEF07D", "ImCLEF07A")
+# `paper` is §4.1 whole (about five days of one thread). `full` is what fits in 45 minutes: the reference (500, 50)
+# and the random rankings at SLAVKOV_T only, the other 19 (m, k) at SLAVKOV_GRID_T only, 5 random rankings per
+# fold (50 over the ten folds, not 50 per fold): the forests, 0.5-7 s each, are the whole cost.
 
 PAPER_002 = Experiment(
     paper="002", citation="Slavkov, Karcheska, Kocev, Kalajdziski & Dzeroski (2013), HMC-ReliefF, NFMCP 2013, "
