@@ -22,12 +22,14 @@ from .evaluation import iterative_stratified_kfold
 __all__ = ['REYES_LEARNERS', 'REYES_MEASURES', 'BIPARTITION', 'CONVENTIONS', 'REYES_SETS', 'TUTORIAL_01_FOLDS', 'PAPER_000',
            'EXPERIMENTS', 'COLUMNS', 'FLOATS', 'RUN_COLUMNS', 'CHEN_MEASURES', 'CHEN_SELECTORS', 'CHEN_SHARES',
            'CHEN_SETS', 'PAPER_004', 'SPOLAOR_LCFS', 'SPOLAOR_LEARNER', 'SPOLAOR_SETS', 'TUTORIAL_02_SIZES',
-           'PAPER_001', 'LIU_SETS', 'LIU_TABLES', 'LIU_PAIRS', 'LIU_T', 'PAPER_003', 'Protocol', 'Experiment',
+           'PAPER_001', 'LIU_SETS', 'LIU_TABLES', 'LIU_PAIRS', 'LIU_T', 'PAPER_003', 'SLAVKOV_SETS', 'SLAVKOV_M',
+           'SLAVKOV_K', 'SLAVKOV_T', 'SLAVKOV_GRID_T', 'IMAGECLEF', 'PAPER_002', 'Protocol', 'Experiment',
            'reyes_slice', 'experiment', 'protocol_of', 'reachable', 'datasets_of', 'git_commit', 'data_checksum',
            'write_results', 'read_results', 'compute_slice', 'results_path', 'replicate', 'recompute_slice',
            'regenerate_command', 'chen_slice', 'RandomRanking', 'SharedInfoGain', 'spolaor_rankers', 'spolaor_fold',
            'SubsetSizes', 'stratified_subsample', 'spolaor_slice', 'liu_learners', 'dbr_parents', 'cps_parents',
-           'LiuFold', 'liu_configurations', 'balanced_accuracy_macro', 'liu_measures', 'liu_slice']
+           'LiuFold', 'liu_configurations', 'balanced_accuracy_macro', 'liu_measures', 'liu_slice', 'hierarchy_levels',
+           'one_class_per_group', 'ForestScores', 'FFAGrid', 'forest_groups', 'slavkov_slice']
 
 # %% ../nbs/41_replicate.ipynb #4d89cf87
 @dataclasses.dataclass(frozen=True)
@@ -55,6 +57,7 @@ class Experiment:
     run_slice: Callable          # (ds, train, test, grid, seed, n_jobs) -> list of row dicts
     prepare: Callable = lambda ds: ds.to_dense()     # applied to every loaded data set
     notes: str = ""              # how the paper's data sets were mapped to the registry
+    split: str = "all"           # the split of every data set that is loaded (paper 002: the training split)
 
 # %% ../nbs/41_replicate.ipynb #b77bbd7a
 REYES_LEARNERS = {"ML-kNN": MLkNN, "DML-kNN": DMLkNN, "MLC-WkNN": MLCWkNN}
@@ -151,11 +154,11 @@ def _sha256(path) -> str:
         for block in iter(lambda: f.read(1 << 20), b""): h.update(block)
     return h.hexdigest()
 
-def data_checksum(name:str) -> str:
-    "sha256 of the file(s) `load_dataset(name)` reads: the data home's or bundled copy, else the registry's files."
-    path = find_dataset(name)
+def data_checksum(name:str, split:str="all") -> str:
+    "sha256 of what `load_dataset(name, split=split)` reads: the data home's or bundled copy, else the registry's files."
+    path = find_dataset(name) if split == "all" else None
     if path is not None: return _sha256(path)
-    files, _ = fetch(name, "all", get_data_home())
+    files, _ = fetch(name, split, get_data_home())
     return "+".join(_sha256(f) for f in files)
 
 # %% ../nbs/41_replicate.ipynb #c2407b85
@@ -198,12 +201,12 @@ def _folds(ds, n_folds:int, seed:int, fold:int):
 
 def compute_slice(exp:Experiment, proto:Protocol, name:str, fold:int, n_jobs=None, ds=None) -> pd.DataFrame:
     "The rows of one (data set, fold) slice of experiment `exp` under protocol `proto`."
-    ds = exp.prepare(load_dataset(name)) if ds is None else ds
+    ds = exp.prepare(load_dataset(name, split=exp.split)) if ds is None else ds
     n_folds, start = proto.n_folds(name), time.perf_counter()
     train, test = _folds(ds, n_folds, exp.seed, fold)
     rows = pd.DataFrame(exp.run_slice(ds, train, test, proto.grid, exp.seed, n_jobs))
     meta = dict(paper=exp.paper, protocol=proto.name, dataset=name, n_folds=n_folds, fold=fold, seed=exp.seed,
-                data_sha256=data_checksum(name), version=relieffml.__version__, commit=git_commit())
+                data_sha256=data_checksum(name, exp.split), version=relieffml.__version__, commit=git_commit())
     return rows.assign(**meta, seconds=time.perf_counter() - start)[COLUMNS]
 
 # %% ../nbs/41_replicate.ipynb #bca42abb
@@ -244,7 +247,8 @@ def replicate(paper:str, out=".", protocol:str="full", datasets=None, n_jobs=Non
     loaded = {}
     bar = tqdm(todo, desc=f"replicate {paper} ({protocol})", unit="slice", file=sys.stderr, disable=not progress)
     for name, fold in bar:
-        if name not in loaded: loaded = {name: exp.prepare(load_dataset(name))}     # one data set in memory at a time
+        if name not in loaded:                                    # one data set in memory at a time
+            loaded = {name: exp.prepare(load_dataset(name, split=exp.split))}
         rows = compute_slice(exp, proto, name, fold, n_jobs, loaded[name])
         write_results(rows, _parts(path) / f"{name}_fold_{fold}.csv.gz")
     _merge(exp, path)
@@ -253,14 +257,18 @@ def replicate(paper:str, out=".", protocol:str="full", datasets=None, n_jobs=Non
 # %% ../nbs/41_replicate.ipynb #464aa07c
 RUN_COLUMNS = ("version", "commit", "seconds")       # how a run went, not what it computed
 
-def recompute_slice(path, dataset:str, fold:int, n_jobs=None) -> tuple:
-    "(stored, recomputed) rows of slice (`dataset`, `fold`) of a results file, without the run-time columns."
+def recompute_slice(path, dataset:str, fold:int, n_jobs=None, grid=None) -> tuple:
+    "(stored, recomputed) rows of slice (`dataset`, `fold`) without the run-time columns; `grid`: a sub-grid's only."
     stored = read_results(path)
     stored = stored[(stored.dataset == dataset) & (stored.fold == fold)]
     if stored.empty: raise ValueError(f"{path} holds no slice ({dataset!r}, fold {fold})")
     exp = experiment(stored.paper.iloc[0])
-    fresh = compute_slice(exp, protocol_of(exp, stored.protocol.iloc[0]), dataset, fold, n_jobs)
+    proto = protocol_of(exp, stored.protocol.iloc[0])
+    fresh = compute_slice(exp, proto if grid is None else dataclasses.replace(proto, grid=grid), dataset, fold, n_jobs)
     keep = [c for c in COLUMNS if c not in RUN_COLUMNS]
+    if grid is not None:                          # the stored rows the sub-grid recomputes, in the slice's order
+        keys = ["k", "method", "variant", "measure"]
+        stored = stored.merge(fresh[keys], on=keys)
     return stored[keep].reset_index(drop=True), fresh[keep].reset_index(drop=True)
 
 # %% ../nbs/41_replicate.ipynb #5f706d49
@@ -605,3 +613,129 @@ PAPER_003 = Experiment(
 
 # %% ../nbs/41_replicate.ipynb #9779b73c
 EXPERIMENTS[PAPER_003.paper] = PAPER_003
+
+# %% ../nbs/41_replicate.ipynb #e032f441
+from sklearn.base import MultiOutputMixin
+from sklearn.ensemble import RandomForestClassifier
+from .hmc import HMCReliefF
+from .metrics import pooled_auprc
+
+# %% ../nbs/41_replicate.ipynb #f2198bd6
+def hierarchy_levels(h) -> tuple:
+    "The class columns at each depth of hierarchy `h`, shallowest first."
+    depth = np.asarray(h.depth)
+    return tuple(tuple(np.flatnonzero(depth == d).tolist()) for d in np.unique(depth))
+
+def one_class_per_group(Y, groups) -> bool:
+    "Whether every row of `Y` has exactly one class in each group of columns."
+    Y = np.asarray(Y)
+    return all((Y[:, list(g)].sum(1) == 1).all() for g in groups)
+
+def _group_codes(Y, groups) -> np.ndarray:
+    "Each row's class within each group (its position in the group), one column per group."
+    if not one_class_per_group(Y, groups): raise ValueError("with groups, every row needs exactly one class per group")
+    return np.column_stack([np.asarray(Y)[:, list(g)].argmax(1) for g in groups])
+
+# %% ../nbs/41_replicate.ipynb #41c7b560
+class ForestScores(MultiOutputMixin, BaseEstimator):
+    "A multi-output random forest whose `predict_proba` is an N×Q score matrix (stand-in for PCT-HMC forests)."
+    def __init__(self, n_estimators=100, max_features=0.1, random_state=0, n_jobs=1, groups=None):
+        self.n_estimators, self.max_features, self.random_state = n_estimators, max_features, random_state
+        self.n_jobs, self.groups = n_jobs, groups
+
+    def fit(self, X, Y):
+        Y = np.asarray(Y)
+        self.n_labels_ = Y.shape[1]
+        target = Y if self.groups is None else _group_codes(Y, self.groups)
+        self.forest_ = RandomForestClassifier(n_estimators=self.n_estimators, max_features=self.max_features,
+                                              random_state=self.random_state, n_jobs=self.n_jobs).fit(X, target)
+        return self
+
+# %% ../nbs/41_replicate.ipynb #b51f5c81
+def _forest_scores(self, X):
+    "Scores of every class: a binary output's probability of 1 (a constant class: its constant), or a group's share."
+    P, classes = self.forest_.predict_proba(X), self.forest_.classes_
+    if not isinstance(P, list): P, classes = [P], [classes]          # a forest fitted on one output
+    if self.groups is None:
+        return np.column_stack([p[:, list(c).index(1)] if len(c) == 2 else np.full(len(p), float(c[0] == 1))
+                                for p, c in zip(P, classes)])
+    S = np.zeros((len(X), self.n_labels_))
+    for g, p, c in zip(self.groups, P, classes): S[:, np.asarray(g)[c]] = p
+    return S
+
+ForestScores.predict_proba = _forest_scores
+ForestScores.predict = lambda self, X: (self.predict_proba(X) >= 0.5).astype(np.uint8)
+
+# %% ../nbs/41_replicate.ipynb #e03008ab
+@dataclasses.dataclass(frozen=True)
+class FFAGrid:
+    "One fold of paper 002: the (m, k) grid, the subset sizes t of each curve, the random rankings per fold."
+    m: tuple                     # sampled instances (paper §4.1: 10, 50, 100, 250, 500)
+    k: tuple                     # nearest neighbours (paper §4.1: 10, 25, 50, 100)
+    sizes: tuple | None          # t of the reference curve and of the random rankings (Fig. 2); None: 1..D
+    grid_sizes: tuple | None     # t of every other (m, k) (Fig. 3); None: 1..D
+    n_random: int                # random rankings per fold (paper: 50)
+    reference: tuple = (500, 50) # the (m, k) of the paper's Fig. 2
+    n_trees: int = 100           # trees per forest (paper: 100)
+
+    def sizes_of(self, m:int, k:int, D:int) -> tuple:
+        "The subset sizes at which setting (m, k) is scored, on D features."
+        sizes = self.sizes if (m, k) == self.reference else self.grid_sizes
+        return tuple(range(1, D + 1)) if sizes is None else tuple(t for t in sizes if t <= D)
+
+# %% ../nbs/41_replicate.ipynb #98529b9f
+def _scorer(forest, X, Y, train, test):
+    "score(features): pooled AU(PRC) on `test` of `forest` fitted on `train` with those features, each set once."
+    memo = {}
+    def score(features) -> float:
+        cols = np.sort(np.asarray(features))
+        if cols.tobytes() not in memo:
+            model = clone(forest).fit(X[train][:, cols], Y[train])
+            memo[cols.tobytes()] = float(pooled_auprc(Y[test], model.predict_proba(X[test][:, cols])))
+        return memo[cols.tobytes()]
+    return score
+
+def forest_groups(ds):
+    "The levels of `ds`'s hierarchy if every row has one class per level (the grouped forest), else None."
+    levels = hierarchy_levels(ds.hierarchy)
+    return levels if one_class_per_group(ds.Y, levels) else None
+
+# %% ../nbs/41_replicate.ipynb #dd619eae
+def slavkov_slice(ds, train, test, grid:FFAGrid, seed:int, n_jobs=None) -> list:
+    "Rows of paper 002 on one fold: pooled AU(PRC) of the forest on the top-t features of every ranking."
+    D, tr = ds.X.shape[1], ds.subset(train)
+    score = _scorer(ForestScores(grid.n_trees, random_state=seed, groups=forest_groups(ds)), ds.X, ds.Y, train, test)
+    row = lambda k, method, t, r: dict(k=k, convention="default", method=method, variant=f"t={t}",
+                                       measure="pooled_auprc", value=score(r[:t]))
+    rows = []
+    for m in grid.m:
+        for k in grid.k:
+            r = HMCReliefF(n_samples=m, n_neighbors=k, random_state=seed, n_jobs=n_jobs).fit(tr).ranking_
+            rows += [row(k, f"HMC-ReliefF m={m}", t, r) for t in grid.sizes_of(m, k, D)]
+    rng = np.random.default_rng([seed, zlib.crc32(np.asarray(test, np.int64).tobytes())])
+    for i in range(grid.n_random):
+        r = rng.permutation(D)
+        rows += [row(0, f"random {i}", t, r) for t in grid.sizes_of(*grid.reference, D)]
+    return rows
+
+# %% ../nbs/41_replicate.ipynb #86eea5b4
+SLAVKOV_SETS = ("ImCLEF07D", "ImCLEF07A", "reuters", "SCOP")           # Table 1's order; SCOP: -GO and -FUN
+SLAVKOV_M, SLAVKOV_K = (10, 50, 100, 250, 500), (10, 25, 50, 100)     # §4.1
+SLAVKOV_T, SLAVKOV_GRID_T = (1, 2, 4, 8, 16, 32, 80), (4,)            # the full run's subset sizes
+IMAGECLEF = ("ImCLEF07D", "ImCLEF07A")
+# `paper` is §4.1 whole (about five days of one thread). `full` is what fits in 45 minutes: the reference (500, 50)
+# and the random rankings at SLAVKOV_T only, the other 19 (m, k) at SLAVKOV_GRID_T only, 5 random rankings per
+# fold (50 over the ten folds, not 50 per fold): the forests, 0.5-7 s each, are the whole cost.
+
+PAPER_002 = Experiment(
+    paper="002", citation="Slavkov, Karcheska, Kocev, Kalajdziski & Dzeroski (2013), HMC-ReliefF, NFMCP 2013, "
+             "LNCS 8399, 156-167, doi:10.1007/978-3-319-08407-7_10, §4.1",
+    datasets=SLAVKOV_SETS, seed=0, run_slice=slavkov_slice, split="train",
+    protocols={"paper": Protocol("paper", {}, FFAGrid(SLAVKOV_M, SLAVKOV_K, None, None, 50), IMAGECLEF),
+               "full": Protocol("full", {}, FFAGrid(SLAVKOV_M, SLAVKOV_K, SLAVKOV_T, SLAVKOV_GRID_T, 5), IMAGECLEF),
+               "reduced": Protocol("reduced", {}, FFAGrid((10, 100, 500), (10, 50), (1, 2, 4, 8, 16), (8,), 5),
+                                   IMAGECLEF, other_folds=3)},
+    notes="reuters: C-HMCNN's copy by blob SHA-1, network only; SCOP-GO and SCOP-FUN: no pinned public copy (by hand)")
+
+# %% ../nbs/41_replicate.ipynb #1d35177d
+EXPERIMENTS[PAPER_002.paper] = PAPER_002

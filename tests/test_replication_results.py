@@ -11,7 +11,10 @@ two commits that computed it.
 For paper 004 (tutorial 04) it is emotions fold 0 of the full run: the paper's three sets are all bundled.
 For paper 001 (tutorial 02) it is emotions fold 0 of the reduced run (the run tutorial 02 makes live; its sets are
 all bundled), and emotions fold 0 and cal500 fold 0 (through the mirror) of the full run. For paper 003 (RFS) it
-is emotions fold 0 of the full run (bundled, about 2 s).
+is emotions fold 0 of the full run (bundled, about 2 s). For paper 002 (tutorial 03) it is part of ImCLEF07D fold 0 of the
+full run: a whole slice fits some 150 random forests (about two minutes on one thread), so the check recomputes a
+sub-grid of it (`SUB_GRIDS`): every kind of row the slice holds (the reference curve, other (m, k) settings, random
+rankings, the forest on all features) at the cheap sizes, on the same fold, rankings, permutations and forests.
 The experiment code itself is checked against tutorial 01's own loop body (`run_fold`), executed from the
 notebook's cells, so the package reproduces the tutorial's numbers and not only its own; for paper 004 the same
 holds for tutorial 04's live loop, and for tutorial 02's (its own `run`, on fold 0 of
@@ -25,8 +28,9 @@ import pandas as pd
 import pytest
 
 from relieffml.data import find_dataset
-from relieffml.replicate import (PAPER_000, PAPER_001, PAPER_003, PAPER_004, compute_slice, read_results,
-                                 recompute_slice, regenerate_command, write_results)
+from relieffml.fetch import split_files
+from relieffml.replicate import (PAPER_000, PAPER_001, PAPER_003, PAPER_004, FFAGrid, compute_slice, experiment,
+                                 read_results, recompute_slice, regenerate_command, write_results)
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "tutorials" / "results"
@@ -36,7 +40,10 @@ CHECKS = {"000_reduced.csv.gz": [("emotions", 0), ("medical", 0)],
           "001_reduced.csv.gz": [("emotions", 0)],    # tutorial 02's live run; its four sets are all bundled
           "001_full.csv.gz": [("emotions", 0), ("cal500", 0)],   # cal500: not bundled, through the mirror (about 10 s)
           "003_full.csv.gz": [("emotions", 0)],       # about 2 s
-          "004_full.csv.gz": [("emotions", 0)]}       # paper 004's three sets are all bundled; emotions is cheap
+          "004_full.csv.gz": [("emotions", 0)],       # paper 004's three sets are all bundled; emotions is cheap
+          "002_full.csv.gz": [("ImCLEF07D", 0)]}      # bundled (its training split); a sub-grid, below
+# a slice too long to recompute whole is checked on a sub-grid: rows of it, recomputed on the same fold
+SUB_GRIDS = {"002_full.csv.gz": FFAGrid(m=(10, 500), k=(10, 50), sizes=(1, 2, 80), grid_sizes=(4,), n_random=2)}
 
 
 def test_every_stored_file_is_checked():
@@ -48,7 +55,7 @@ def test_every_stored_file_is_checked():
 
 def assert_slice_matches(path, dataset, fold):
     "The stored rows of (dataset, fold) equal a fresh recomputation, or an AssertionError naming the command."
-    stored, fresh = recompute_slice(path, dataset, fold, n_jobs=1)
+    stored, fresh = recompute_slice(path, dataset, fold, n_jobs=1, grid=SUB_GRIDS.get(path.name))
     hexed = lambda df: df.assign(value=[v.hex() for v in df.value])
     try: pd.testing.assert_frame_equal(hexed(stored), hexed(fresh), check_dtype=False)
     except AssertionError as e:
@@ -56,15 +63,21 @@ def assert_slice_matches(path, dataset, fold):
                              f"regenerate it with: {regenerate_command(path)}") from None
 
 
-def _needs_mirror(dataset):
-    if find_dataset(dataset) is None and not os.environ.get("RELIEFFML_MIRROR"):
+def _bundled(dataset, split="all"):
+    "Whether `load_dataset(dataset, split=split)` reads a copy bundled with the package (or the data home's)."
+    if split == "all": return find_dataset(dataset) is not None
+    return all(f.get("bundled") for f in split_files(dataset, split))
+
+
+def _needs_mirror(dataset, split="all"):
+    if not _bundled(dataset, split) and not os.environ.get("RELIEFFML_MIRROR"):
         if os.environ.get("CI") == "true": pytest.fail(f"{dataset} is not bundled and RELIEFFML_MIRROR is not set")
         pytest.skip(f"{dataset} is not bundled: run through tests/run.sh, which serves the loopback mirror")
 
 
 @pytest.mark.parametrize("name, dataset, fold", [(n, d, f) for n, slices in CHECKS.items() for d, f in slices])
 def test_stored_slice_recomputes_exactly(name, dataset, fold):
-    _needs_mirror(dataset)
+    _needs_mirror(dataset, experiment(name[:3]).split)
     assert_slice_matches(RESULTS / name, dataset, fold)
 
 
