@@ -192,8 +192,10 @@ def _add_replicate_command(sub):
     "The `replicate` sub-command."
     p = sub.add_parser('replicate', help="run a paper's experiment into a results file (resumable)",
                        description="Run a paper's experiment (its data sets, folds and grid) into one results file.")
-    p.add_argument('paper', metavar='PAPER', help="the paper's key: 000 (Reyes et al. 2013)")
-    p.add_argument('--protocol', default='full', help="full (the paper's) or reduced (the tutorial's default run)")
+    p.add_argument('paper', metavar='PAPER', help="the paper's key: 000 (Reyes et al. 2013), 001 (Spolaôr et al. 2015), "
+                   "002 (Slavkov et al. 2013), 003 (Liu et al. 2019) or 004 (Chen et al. 2018)")
+    p.add_argument('--protocol', default='full', help="full (the stored run: the paper's protocol, or its largest part "
+                   "that runs here), reduced (the tutorial's live run), or paper (002 only: every subset size)")
     p.add_argument('--datasets', metavar='A,B', help="comma-separated data sets of the paper (default: the protocol's)")
     p.add_argument('--out', default='.', metavar='DIR', help="folder of the results file (default: .)")
     p.add_argument('--jobs', type=int, default=None, help="numba threads (default: all cores)")
