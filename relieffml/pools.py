@@ -7,14 +7,15 @@ Docs: https://relieffml.github.io/relieffml/pools.html.md"""
 # %% auto #0
 __all__ = ['SMALL_POOL', 'PoolSpec', 'membership', 'pool_members', 'pool_spec', 'tile_pool', 'knn_tile']
 
-# %% ../nbs/02b_pools.ipynb #b0-ke5f245
+# %% ../nbs/02b_pools.ipynb #b0-k344bdf
 import numpy as np
 import numba
 from typing import NamedTuple
 from .config import NJIT
 from .distances import TILE, distance_tile
 from .sparse import posting_tile, sparse_tile
-from .scan import root_rows, first_worst, near_tie_tol, _exactify, _scan_pool, _weka_sort_into, _enter
+from .scan import root_rows, first_worst, near_tie_tol, _exactify, _scan_pool, _weka_sort_into
+from .replay import _first_lacking, _tie_entrants, _base_scan, _replay_pool
 
 # %% ../nbs/02b_pools.ipynb #268285be
 class PoolSpec(NamedTuple):
@@ -335,99 +336,6 @@ def _tile_pools(ws, pools, tol):
             for r in range(c):
                 ws.idx[t, p, r] = ws.si[t, r]
                 ws.dist[t, p, r] = ws.sd[t, r]
-
-# %% ../nbs/02b_pools.ipynb #b63bb20dc
-@numba.njit(inline='always', **NJIT)
-def _first_lacking(memb, p, E, ne):
-    "The first of the rows `E[:ne]` that pool p lacks (`ne`: it holds them all)."
-    for r in range(ne):
-        if memb[E[r], p] == 0: return r
-    return ne
-
-# %% ../nbs/02b_pools.ipynb #r3p1a7d1
-@numba.njit(**NJIT)
-def _tie_entrants(s, drow, K, R):
-    """The rows j (row `s` skipped), in index order, with d_j ≤ a_K(j), the K-th smallest distance of the rows
-    before j (all of the first K), into `R`: their number."""
-    buf, c, n, a = np.empty(K), 0, 0, np.inf
-    for j in range(drow.shape[0]):
-        d = drow[j]
-        if j == s or d > a: continue
-        R[n] = j
-        n += 1
-        if c < K:
-            buf[c] = d
-            c += 1
-            if c == K: a = buf.max()
-        elif d < a:                                        # the K smallest so far: d replaces one at a
-            w = 0
-            while buf[w] != a: w += 1
-            buf[w] = d
-            a = buf.max()
-    return n
-
-# %% ../nbs/02b_pools.ipynb #r3p1a7d1b
-@numba.njit(**NJIT)
-def _base_scan(ws, t, nr, k):
-    """Weka's scan of everyone for tile row t over `_tie_entrants`' list `ws.R[:nr]` (K = 2k, exact sums), which holds
-    every row that enters it: the set into `ws.fi`, `ws.fd`; each entrant into `ws.E`, `ws.ed`, its list position and
-    slot into `ws.L`. Returns (the set's size, the entrants' number)."""
-    drow, c, wt, wd, n = ws.drow[t], 0, 0, np.inf, 0
-    for r in range(nr):
-        j = ws.R[r]
-        if c < k or drow[j] < wd:
-            ws.E[n] = j
-            ws.ed[n] = drow[j]
-            ws.L[0, n] = r
-            ws.L[1, n] = c if c < k else wt
-            n += 1
-            c, wt, wd = _enter(ws.fi, ws.fd, c, wt, k, j, drow[j])
-    return c, n
-
-# %% ../nbs/02b_pools.ipynb #r3p1a7d1c
-@numba.njit(inline='always', **NJIT)
-def _replay_pool(ws, t, p, pools, nr, n, theta, e):
-    """Weka's scan of pool p for tile row t on exact sums, p lacking everyone's entrant `ws.E[e]` first (`_base_scan`):
-    everyone's store as it was there, then p's members on `_tie_entrants`' list `ws.R[:nr]` (K = 2k) while at most
-    k of the list's rows lie outside p; from there p's members until the store's worst is within θ, then the
-    candidates `ws.G[:n]`. Returns how many are stored in `ws.idx[t, p]`, `ws.dist[t, p]`."""
-    k, s, drow, si, sd = pools.k, ws.S[t], ws.drow[t], ws.idx[t, p], ws.dist[t, p]
-    lo, hi = pools.pptr[p], pools.pptr[p + 1]
-    r0, h, q = ws.L[0, e], 0, 0                            # up to list position r0 p's scan is everyone's
-    for r in range(r0):
-        if pools.memb[ws.R[r], p] == 0:
-            if h == k:  # the (k+1)-th outside p: the loop below stops there
-                r0 = r
-                break
-            h += 1
-    while q < e and ws.L[0, q] < r0:                       # everyone's store at r0, from its entrants' slots
-        si[ws.L[1, q]] = ws.E[q]
-        sd[ws.L[1, q]] = ws.ed[q]
-        q += 1
-    c, wt, wd, last = min(q, k), 0, np.inf, -1
-    if c == k:
-        wt = first_worst(sd, k)
-        wd = sd[wt]
-    for r in range(r0, nr):
-        j = ws.R[r]
-        if pools.memb[j, p] == 0:
-            h += 1
-            if h > k:  # past here a member off the list might enter
-                last = j
-                break
-        elif c < k or drow[j] < wd: c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
-    if last < 0: return c                                  # the list held every member that could enter
-    u = lo + np.searchsorted(pools.pids[lo:hi], last)
-    while u < hi and (c < k or wd > theta):                # members that may enter from beyond θ
-        j = pools.pids[u]
-        u += 1
-        last = j
-        if j != s and (c < k or drow[j] < wd): c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
-    if u < hi:
-        for g in range(np.searchsorted(ws.G[:n], last, 'right'), n):
-            j = ws.G[g]
-            if drow[j] < wd and pools.memb[j, p] != 0: c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
-    return c
 
 # %% ../nbs/02b_pools.ipynb #67ceb5a1
 @numba.njit(**NJIT)
