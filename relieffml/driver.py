@@ -1,4 +1,4 @@
-"""One pass for every algorithm: blocks of samples in parallel, each tile's neighbours found, then the algorithm's update rule for each sample.
+"""One pass for every algorithm: blocks of samples in parallel, each tile's neighbours, then each sample's update.
 
 Docs: https://relieffml.github.io/relieffml/driver.html.md"""
 

@@ -1,4 +1,4 @@
-"""Each pool's k nearest members for a tile of rows, from their distance rows: Weka's scan, and the faster paths that give the same neighbours where they provably can.
+"""Each pool's k nearest members for a tile of rows: Weka's scan, and faster paths that give the same neighbours.
 
 Docs: https://relieffml.github.io/relieffml/pools.html.md"""
 

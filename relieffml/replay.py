@@ -1,4 +1,4 @@
-"""Sets of pools that differ from everyone by a few rows, from one scan of everyone: copied, or replayed from the first entrant a pool lacks.
+"""Sets of pools that differ from everyone by a few rows, from one scan of everyone: copied, or replayed.
 
 Docs: https://relieffml.github.io/relieffml/replay.html.md"""
 

@@ -1,4 +1,4 @@
-"""One pool's k nearest neighbours as Weka's scan keeps them and its sort orders them, from fast distance sums whose near ties are re-decided on exact ones.
+"""One pool's k nearest neighbours as Weka's scan keeps and sorts them, near ties of fast sums re-decided exactly.
 
 Docs: https://relieffml.github.io/relieffml/scan.html.md"""
 

@@ -1,4 +1,4 @@
-"""A rule's updates pushed as (neighbour, accumulator, coefficient) and applied once per distinct neighbour: row by row, by the tile, or by columns.
+"""Pushed updates (neighbour, accumulator, coefficient), applied once per distinct neighbour: by rows, tiles or columns.
 
 Docs: https://relieffml.github.io/relieffml/updates.html.md"""
 
