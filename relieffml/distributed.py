@@ -15,7 +15,8 @@ import numpy as np
 import numba
 from .config import NJIT, NJIT_STRICT, CHUNK
 from .distances import Prepared, prepare, distance_spec, distance_tile, TILE
-from .neighbors import weka_sort_index, near_tie_tol, pool_members, pool_spec, exact_distance, root_rows, first_worst, scan_entrants
+from .scan import weka_sort_index, near_tie_tol, exact_distance, root_rows, first_worst, scan_entrants
+from .pools import pool_members, pool_spec
 from .data import nominal_mask
 
 # %% ../nbs/07_distributed.ipynb #d62623c2
@@ -198,7 +199,7 @@ def dask_knn_pools(src, prep:Prepared, samples, pools, k:int, metric='manhattan'
 # %% ../nbs/07_distributed.ipynb #0c8a6b77
 def dask_run(src, prep:Prepared, samples, pools, rule, metric='manhattan', weights=None, n_jobs=None):
     "Search and `rule`'s update for every block of samples: merged lists, their rows fetched, `run_lists` on them."
-    from relieffml.neighbors import run_lists
+    from relieffml.driver import run_lists
     samples, N = np.asarray(samples, np.int64), src.shape[0]
     for lo in range(0, len(samples), src.block_size):
         S = samples[lo:lo + src.block_size]

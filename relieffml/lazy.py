@@ -23,7 +23,9 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .config import NJIT, NJIT_PARALLEL, numba_threads
 from .distances import (Prepared, prepare, pair_sum, distance_mode, feature_weights_or_ones,
                                  naive_distance, METRICS, distance_spec, strict_sum, row_at)
-from .neighbors import knn_pools, knn_query, naive_knn_pools, prepare_data, pool_spec, query_spec, register_rule, run_blocks
+from .neighbors import knn_pools, knn_query, naive_knn_pools, prepare_data, query_spec
+from .pools import pool_spec
+from .driver import register_rule, run_blocks
 from .data import as_float_matrix
 from .sparse import densify, scale_rows, ScaledRows, sparse_support, merge_sum
 from .base import as_classifier_target, as_features, encode_like

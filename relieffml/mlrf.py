@@ -18,7 +18,10 @@ from typing import NamedTuple
 from .config import NJIT, NJIT_PARALLEL, n_blocks, numba_threads, block_passes, fold_blocks
 from .fmath import flog, log_array, exp_array
 from .distances import METRICS
-from .neighbors import pool_spec, register_rule, run_search, direct_row, push_pools, flush, prepare_data
+from .neighbors import prepare_data
+from .pools import pool_spec
+from .driver import register_rule, run_search
+from .updates import direct_row, push_pools, flush
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, rank_features
 
 # %% ../nbs/14_mlrf.ipynb #166b4003

@@ -15,7 +15,10 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
 from .config import NJIT, n_blocks, block_passes, fold_blocks
 from .distances import rank_weights, METRICS
-from .neighbors import pool_spec, register_rule, run_search, direct_row, push_pools, flush_columns, prepare_data, mark_pool, same_rows, rule_columns, NO_COLUMNS
+from .neighbors import prepare_data
+from .pools import pool_spec
+from .driver import register_rule, run_search, rule_columns, NO_COLUMNS
+from .updates import direct_row, push_pools, flush_columns, mark_pool, same_rows
 from .data import as_label_matrix
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_class_vector, in_memory_target
 

@@ -15,7 +15,10 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
 from .config import NJIT, n_blocks, block_passes, fold_blocks
 from .distances import hamming_labels, METRICS
-from .neighbors import pool_spec, register_rule, run_search, direct_row, push_pools, flush, prepare_data
+from .neighbors import prepare_data
+from .pools import pool_spec
+from .driver import register_rule, run_search
+from .updates import direct_row, push_pools, flush
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
 
 # %% ../nbs/10_reliefml.ipynb #07d68db5

@@ -16,7 +16,10 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
 from .config import NJIT, n_blocks, block_passes, fold_blocks
 from .distances import Prepared, distance_spec, rank_weights, hamming_labels, jaccard_labels, METRICS
-from .neighbors import pool_spec, register_rule, run_search, run_lists, run_given, push, flush, prepare_data
+from .neighbors import prepare_data
+from .pools import pool_spec
+from .driver import register_rule, run_search, run_lists, run_given
+from .updates import push, flush
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
 
 # %% ../nbs/04_rrelieff.ipynb #c5827cae

@@ -3,7 +3,8 @@ sorted-candidate shortcut (`_fast_pool`) to be taken, and on tie-heavy data wher
 import numpy as np
 import pytest
 from relieffml.distances import prepare
-from relieffml.neighbors import knn_pools, knn_query, naive_knn_pools, pool_members
+from relieffml.neighbors import knn_pools, knn_query, naive_knn_pools
+from relieffml.pools import pool_members
 
 
 def _data(seed, n, d=6, decimals=None, dup=True, missing=0.0, nominal=False):

@@ -7,6 +7,8 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings, strategies as st
 import relieffml.neighbors as nb
+import relieffml.driver as drv
+from relieffml.pools import pool_spec
 from relieffml.distances import prepare, distance_spec, strict_sum, TILE
 from relieffml.sparse import prepare_sparse, densify, sparse_tile, posting_lists, posting_tile
 from test_sparse import sparse_problems, to_csr, _ranker_problem, _rankers, _no_densifying
@@ -15,7 +17,7 @@ from test_sparse import sparse_problems, to_csr, _ranker_problem, _rankers, _no_
 @pytest.fixture
 def postings(monkeypatch):
     "Every sparse search by posting lists, whatever the density."
-    monkeypatch.setattr(nb, "POSTING_DENSITY", 1.0)
+    monkeypatch.setattr(drv, "POSTING_DENSITY", 1.0)
 
 
 def _tiles(N):
@@ -112,7 +114,7 @@ def test_pooled_search_and_queries_equal_the_dense_ones(kind, metric, monkeypatc
     Xq = X[::5].copy(); Xq[0, 1] = 0.37; Xq[1, 2] = -5                # off the training values and range
     got = {}
     for path, density in [("dense", None), ("merge", 0.0), ("posting", 1.0)]:
-        if density is not None: monkeypatch.setattr(nb, "POSTING_DENSITY", density)
+        if density is not None: monkeypatch.setattr(drv, "POSTING_DENSITY", density)
         p = prepare(X, nominal) if path == "dense" else prepare_sparse(sp.csr_matrix(X), nominal)
         got[path] = nb.knn_pools(p, np.arange(len(X)), pools, 5, metric) + nb.knn_query(p, p.apply(Xq), 5, metric)
     for path in ("merge", "posting"):
@@ -123,13 +125,13 @@ def test_search_postings_chooses_by_density(monkeypatch):
     "Posting lists up to POSTING_DENSITY, the row merge above it; dense specs and row maps are left alone."
     X = np.eye(8)                                                      # 12.5 % non-zero, posting_share 1/8
     p = prepare_sparse(sp.csr_matrix(X), np.zeros(8, bool))
-    monkeypatch.setattr(nb, "POSTING_DENSITY", 0.2)
-    assert nb.search_postings(distance_spec(p)).cptr.shape == (9,)
-    monkeypatch.setattr(nb, "POSTING_DENSITY", 0.1)
-    assert nb.search_postings(distance_spec(p)).cptr.shape == (0,)
-    monkeypatch.setattr(nb, "POSTING_DENSITY", 1.0)
-    assert nb.search_postings(distance_spec(p, rows=[1, 2])).cptr.shape == (0,)
-    assert nb.search_postings(distance_spec(prepare(X, np.zeros(8, bool)))).cptr.shape == (0,)
+    monkeypatch.setattr(drv, "POSTING_DENSITY", 0.2)
+    assert drv.search_postings(distance_spec(p)).cptr.shape == (9,)
+    monkeypatch.setattr(drv, "POSTING_DENSITY", 0.1)
+    assert drv.search_postings(distance_spec(p)).cptr.shape == (0,)
+    monkeypatch.setattr(drv, "POSTING_DENSITY", 1.0)
+    assert drv.search_postings(distance_spec(p, rows=[1, 2])).cptr.shape == (0,)
+    assert drv.search_postings(distance_spec(prepare(X, np.zeros(8, bool)))).cptr.shape == (0,)
     with pytest.raises(ValueError, match="row map"): posting_lists(distance_spec(p, rows=[1, 2]))
 
 
@@ -168,7 +170,7 @@ def test_updates_by_columns_as_dense(name, postings, monkeypatch):
     y = rng.integers(0, 3, 90) if target == "class" else Y
     dense = est(1).fit(X, y).weights_.copy()
     spec = distance_spec(prepare_sparse(sp.csr_matrix(X), np.zeros(40, bool)))
-    post = nb.search_postings(spec)
+    post = drv.search_postings(spec)
     assert spec.cone.shape[0] == 40 and post.cptr.shape[0] > 0           # `_by_columns`' conditions: one value a
     walk = (X != 0) @ np.diff(post.cptr)                                  # column, posting lists, and a sample's walk
     assert np.median(walk) * 90 < 12 * spec.indices.shape[0]             # shorter than 12 rows' entries (every fit
@@ -177,8 +179,8 @@ def test_updates_by_columns_as_dense(name, postings, monkeypatch):
     one, two = (est(j).fit(sp.csr_matrix(X), y).weights_ for j in (1, 2))
     np.testing.assert_allclose(one, dense, rtol=1e-12, atol=1e-12)
     assert np.array_equal(one, two)
-    share = nb.column_share
-    monkeypatch.setattr(nb, "column_share", lambda *a: share(*a)._replace(cs_dz=np.zeros(40)))
+    share = drv.column_share
+    monkeypatch.setattr(drv, "column_share", lambda *a: share(*a)._replace(cs_dz=np.zeros(40)))
     moved = np.abs(est(1).fit(sp.csr_matrix(X), y).weights_ - dense).max()
     assert moved > 1e-3 if taken else moved < 1e-12
 
@@ -240,8 +242,8 @@ def test_infinite_values_are_refused_as_on_dense_input():
 # ------------------------------------------------------------------ pools scanned row by row
 def _store(spec, ps, N):
     P = ps.pptr.shape[0] - 1
-    out = nb.StoreNeighbors(np.full((N, P, ps.k), -1, np.int64), np.full((N, P, ps.k), np.inf), np.zeros((N, P), np.int64))
-    nb.run_blocks(np.arange(N, dtype=np.int64), spec, ps, out)
+    out = drv.StoreNeighbors(np.full((N, P, ps.k), -1, np.int64), np.full((N, P, ps.k), np.inf), np.zeros((N, P), np.int64))
+    drv.run_blocks(np.arange(N, dtype=np.int64), spec, ps, out)
     return out
 
 
@@ -258,7 +260,7 @@ def test_row_scan_gives_weka_scans_sets(seed, k, csr, split):
     pr = prepare_sparse(sp.csr_matrix(X), np.zeros(D, bool)) if csr else prepare(X, np.zeros(D, bool))
     spec = distance_spec(pr, "heom")
     assert spec.ints
-    ps = nb.pool_spec(Y, k, ordered=False)
+    ps = pool_spec(Y, k, ordered=False)
     assert ps.rsmall[0] == 1
     old = ps._replace(rptr=np.zeros(0, np.int64))
     got, want = _store(spec, ps, N), _store(spec, old, N)
