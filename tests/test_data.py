@@ -470,6 +470,8 @@ def test_missing_dataset_without_url_explains(monkeypatch, tmp_path):
         load_dataset("emotions_not_bundled", data_home=tmp_path)
     msg = str(e.value)
     assert str(tmp_path) in msg and "set RELIEFFML_DATA to" in msg and "RELIEFFML_DATA_URL" in msg
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")          # so that "../x" names nothing that exists, wherever the checkout is
     for bad in ("", "../x", "/abs", "a\\b", 3):
         with pytest.raises(ValueError, match="name must be"): load_dataset(bad, data_home=tmp_path)
     assert list_datasets(tmp_path / "absent", bundled=False) == []
