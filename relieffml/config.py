@@ -6,14 +6,18 @@ Docs: https://relieffml.github.io/relieffml/config.html.md"""
 
 # %% auto #0
 __all__ = ['FASTMATH', 'SCREEN_FASTMATH', 'NJIT', 'NJIT_PARALLEL', 'NJIT_STRICT', 'NJIT_SCREEN', 'CHUNK', 'ACC_BYTES',
-           'PASS_BLOCKS', 'n_blocks', 'resolve_n_jobs', 'numba_threads', 'sample_passes', 'block_passes', 'fold_blocks',
-           'as_generator', 'progress_callback', 'driver_parts']
+           'PASS_BLOCKS', 'COMPILE_NOTICE_AFTER', 'n_blocks', 'resolve_n_jobs', 'numba_threads', 'sample_passes',
+           'block_passes', 'fold_blocks', 'as_generator', 'progress_callback', 'driver_parts']
 
 # %% ../nbs/00a_config.ipynb #bfc78d41
+import os
+import sys
+import threading
 from contextlib import contextmanager
 from numbers import Integral
 import numpy as np
 import numba
+from numba.core import event as numba_event
 
 # %% ../nbs/00a_config.ipynb #60c6c222
 FASTMATH = frozenset()   # no reassoc, contract, afn, arcp: the same bits on every CPU
@@ -99,3 +103,53 @@ def driver_parts(n:int, unit:int=1, parts:int=50):
         hi = min(n, lo + step)
         yield lo, hi
         for fn in list(_LISTENERS): fn(hi, n)
+
+# %% ../nbs/00a_config.ipynb #cn0-code1
+COMPILE_NOTICE_AFTER = 3.0   # seconds of compiling before the notice; RELIEFFML_COMPILE_NOTICE overrides it
+
+def _compile_notice_after():
+    """Seconds of compiling before the notice: `RELIEFFML_COMPILE_NOTICE` (a number, or `off` for never), else
+    `COMPILE_NOTICE_AFTER`. None: never."""
+    value = os.environ.get('RELIEFFML_COMPILE_NOTICE', '').strip()
+    if value == '': return COMPILE_NOTICE_AFTER
+    if value.lower() == 'off': return None
+    try: seconds = float(value)
+    except ValueError: seconds = -1.0
+    if not seconds >= 0:
+        raise ValueError(f"RELIEFFML_COMPILE_NOTICE must be a number of seconds >= 0 or 'off', got {value!r}")
+    return seconds
+
+# %% ../nbs/00a_config.ipynb #cn0-code2
+_COMPILE_NOTICE = ("relieffml: compiling numba kernels for this machine's CPU; this happens once per kind of "
+                   "input (up to a minute or two), later runs load them from numba's cache\n")
+
+class _CompileNotice(numba_event.Listener):
+    "Says `_COMPILE_NOTICE` on stderr, once, when an outermost compile of a relieffml kernel runs long."
+    def __init__(self): self.depth, self.timer, self.said = 0, None, False
+
+    def on_start(self, event):
+        self.depth += 1
+        f = getattr(event.data.get('dispatcher'), 'py_func', None)
+        if self.depth > 1 or self.said or not getattr(f, '__module__', '').startswith('relieffml'): return
+        after = _compile_notice_after()
+        if after is None: return
+        self.timer = threading.Timer(after, self.say)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def on_end(self, event):
+        self.depth -= 1
+        if self.depth == 0 and self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def say(self):
+        if self.said: return
+        self.said = True
+        sys.stderr.write(_COMPILE_NOTICE)
+        sys.stderr.flush()
+
+# %% ../nbs/00a_config.ipynb #cn0-code3
+_listeners = getattr(numba_event, '_registered', {}).get('numba:compile', ())
+if not any(type(x).__name__ == '_CompileNotice' for x in _listeners):
+    numba_event.register('numba:compile', _CompileNotice())   # once, however often this module is re-run

@@ -78,3 +78,33 @@ def test_cli_progress_bar(capsys):
     assert main(["rank", "--progress", "--top", "3"]) == 0
     err = capsys.readouterr().err
     assert "relieffml rank (reliefml)" in err and "100%" in err
+
+
+# The compile notice (chapter 00a, "Compiling on first use"): said once on stderr while kernels compile, never
+# for kernels numba loads from its cache, never with RELIEFFML_COMPILE_NOTICE=off.
+_COMPILE_TWO = ("import numpy as np; from relieffml.mlrf import su_matrix, discretize; "
+                "c = discretize(np.random.default_rng(0).random((40, 3)), None, 4); su_matrix(c)")
+# su_matrix compiles two kernels one after the other (`_entropy_hist`, then `_su_driver`): two outermost compiles
+
+
+def _stderr_of(code, cache, notice):
+    import os, subprocess, sys
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), NUMBA_NUM_THREADS="1", RELIEFFML_COMPILE_NOTICE=notice)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return out.stderr
+
+
+def test_compile_notice_once_fresh_never_cached_never_off(tmp_path):
+    from relieffml.config import _COMPILE_NOTICE
+    fresh = _stderr_of(_COMPILE_TWO, tmp_path / "cache", "0")      # every compile is long enough: said once
+    assert fresh.count(_COMPILE_NOTICE) == 1, fresh
+    cached = _stderr_of(_COMPILE_TWO, tmp_path / "cache", "0")     # the same kernels, now from numba's cache
+    assert _COMPILE_NOTICE not in cached, cached
+    off = _stderr_of(_COMPILE_TWO, tmp_path / "other", "off")     # compiling again, but asked to be quiet
+    assert _COMPILE_NOTICE not in off, off
+
+
+def test_compile_notice_bad_setting_names_the_variable(monkeypatch):
+    from relieffml.config import _compile_notice_after
+    monkeypatch.setenv("RELIEFFML_COMPILE_NOTICE", "-1")
+    with pytest.raises(ValueError, match="RELIEFFML_COMPILE_NOTICE"): _compile_notice_after()
