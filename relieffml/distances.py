@@ -7,14 +7,15 @@ Docs: https://relieffml.github.io/relieffml/distances.html.md"""
 # %% auto #0
 __all__ = ['METRICS', 'TILE', 'Prepared', 'binary_rows', 'binary_csr', 'prepare', 'naive_diff', 'naive_distance', 'diff',
            'strict_sum', 'metric_power', 'distance_mode', 'pair_sum', 'feature_weights_or_ones', 'manhattan', 'heom',
-           'DistanceSpec', 'distance_spec', 'row_at', 'distance_tile', 'rank_weights', 'add_diffs', 'hamming_labels',
-           'jaccard_labels']
+           'DistanceSpec', 'distance_spec', 'row_at', 'SparseSpec', 'sparse_form', 'distance_tile', 'rank_weights',
+           'add_diffs', 'hamming_labels', 'jaccard_labels']
 
 # %% ../nbs/01_distances.ipynb #658c387f
 from dataclasses import dataclass
 from typing import NamedTuple
 import numpy as np
 import numba
+from numba.core import types
 from .config import NJIT, NJIT_STRICT, NJIT_SCREEN
 from .fmath import exp_array
 
@@ -275,7 +276,7 @@ def distance_spec(prep:Prepared, metric:str='manhattan', weights=None, has_missi
     if c is not None and D >= 2**31: raise ValueError(f"X has {D} features: sparse rows index them as int32 (at most 2**31 − 1)")
     sparse = (_NONE_I, _NONE_I32, _NONE_F, _NONE_F) if c is None else (
         c.indptr.astype(np.int64), _own(c.indices.astype(np.int32, copy=False)), _own(c.data.astype(np.float64, copy=False)), _own(prep.zero))
-    spec = DistanceSpec(_own(prep.Xn), _own(prep.is_nominal), prep.is_nominal.astype(np.float64), _own(prep.missing_nominal),
+    spec = (DistanceSpec if c is None else SparseSpec)(_own(prep.Xn), _own(prep.is_nominal), prep.is_nominal.astype(np.float64), _own(prep.missing_nominal),
                         feature_weights_or_ones(weights, D), pw, distance_mode(prep, pw, weights is not None, has_missing),
                         distance_mode(prep, 1, False), _NONE_I if rows is None else np.ascontiguousarray(rows, np.int64),
                         *sparse, _exact_sums(prep, weights, has_missing))
@@ -302,6 +303,16 @@ def _exact_sums(prep:Prepared, weights, has_missing)->bool:
 def row_at(spec, j):
     "The scaled row of global row `j` (through the row map when the spec holds a gathered subset)."
     return spec.Xn[j] if spec.rows.shape[0] == 0 else spec.Xn[spec.rows[j]]
+
+# %% ../nbs/01_distances.ipynb #sf0-code1
+class SparseSpec(DistanceSpec):
+    "A `DistanceSpec` of CSR rows (`indptr` not empty): a numba type of its own, so kernels compile only its form."
+    __slots__ = ()
+
+def sparse_form(spec)->bool:
+    "Whether `spec` is of CSR rows: a `SparseSpec`, or its numba type (inside an `@overload`)."
+    if isinstance(spec, types.BaseNamedTuple): return issubclass(spec.instance_class, SparseSpec)
+    return isinstance(spec, SparseSpec)
 
 # %% ../nbs/01_distances.ipynb #0ac1dc33
 TILE = 4  # sampled rows per distance tile

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from numba.core import types
 from numba.extending import overload
 from .config import NJIT, NJIT_PARALLEL, CHUNK, n_blocks, numba_threads, driver_parts
-from .distances import Prepared, DistanceSpec, distance_spec, TILE, row_at
+from .distances import Prepared, DistanceSpec, distance_spec, TILE, row_at, sparse_form
 from .sparse import Postings, NO_POSTINGS, cone_gaps, posting_lists, sparse_row, ScaledRows
 from .scan import exact_row_dist
 from .pools import PoolSpec, knn_tile
@@ -92,11 +92,16 @@ def spec_shape(spec):
     return (spec.indptr.shape[0] - 1 if spec.indptr.shape[0] > 0 else spec.Xn.shape[0]), D
 
 # %% ../nbs/02d_driver.ipynb #f1123f31b
-@numba.njit(**NJIT)
 def load_row(spec, j, out):
-    "The scaled values of global row `j` into the dense buffer `out`."
-    if spec.indptr.shape[0] > 0: sparse_row(spec, j, out)
+    "The scaled values of global row `j` into the dense buffer `out` (compiled per form of spec)."
+    if sparse_form(spec): sparse_row(spec, j, out)
     else: out[:] = row_at(spec, j)
+
+@overload(load_row, jit_options=NJIT)
+def _load_row(spec, j, out):
+    if sparse_form(spec): return lambda spec, j, out: sparse_row(spec, j, out)
+    def dense(spec, j, out): out[:] = row_at(spec, j)
+    return dense
 
 # %% ../nbs/02d_driver.ipynb #f1123f31c
 def query_row(Xq, i, out):

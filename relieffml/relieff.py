@@ -66,7 +66,8 @@ def _relieff_update(rule, b, i, ws, u, spec):
             else: pp[m], pa[m], pc[m] = p, rule.dest[t], coef; m += 1
         if g >= 0 and shared != -1.0: pp[m], pa[m], pc[m] = g, rule.dest[t], shared + 1.0; m += 1
     if g >= 0: mark_pool(ws, u, g, -1)
-    n, a0, one = 0, -1, True
+    n, a0, one = np.int64(0), np.int64(-1), True                # int64 from the start: numba would first compile
+                                                                # direct_row for the literals 0 and −1 as well
     for e in range(m):
         if cnt[pp[e]] == 0: continue
         n += cnt[pp[e]]; a0 = pa[e] if a0 < 0 else a0; one = one and pa[e] == a0

@@ -11,8 +11,9 @@ __all__ = ['exact_distance', 'exact_row_dist', 'root_rows', 'has_numeric', 'near
 # %% ../nbs/02a_scan.ipynb #a0-k94d907
 import numpy as np
 import numba
+from numba.extending import overload
 from .config import NJIT, NJIT_STRICT
-from .distances import strict_sum, row_at
+from .distances import strict_sum, row_at, sparse_form
 from .sparse import sparse_exact
 
 # %% ../nbs/02a_scan.ipynb #ade541a9
@@ -23,11 +24,15 @@ def exact_distance(xs, xj, spec):
     return np.sqrt(s) if spec.pw == 2 else s
 
 # %% ../nbs/02a_scan.ipynb #ade541a9b
-@numba.njit(**NJIT)
 def exact_row_dist(xs, spec, j):
-    "`exact_distance` of `xs` and global row `j` (bit for bit the same sum on sparse rows)."
-    if spec.indptr.shape[0] > 0: return sparse_exact(xs, spec, j)
+    "`exact_distance` of `xs` and global row `j` (bit for bit the same sum on sparse rows; compiled per form of spec)."
+    if sparse_form(spec): return sparse_exact(xs, spec, j)
     return exact_distance(xs, row_at(spec, j), spec)
+
+@overload(exact_row_dist, jit_options=NJIT)
+def _exact_row_dist(xs, spec, j):
+    if sparse_form(spec): return lambda xs, spec, j: sparse_exact(xs, spec, j)
+    return lambda xs, spec, j: exact_distance(xs, row_at(spec, j), spec)
 
 # %% ../nbs/02a_scan.ipynb #ade541a9c
 @numba.njit(**NJIT_STRICT)
@@ -117,7 +122,7 @@ def _scan_pool(s, drow, pids, lo, hi, k, idx, dist, exact, tol, xs, spec):
         d = drow[j]
         if d > bar or j == s: continue
         if tol >= 0 and abs(d - wd) <= tol * (1.0 + wd):
-            wt = _near_tie(j, k, tol, xs, spec, idx, dist, exact)
+            wt = _near_tie(np.int64(j), k, tol, xs, spec, idx, dist, exact)   # int64: one compile for int32 pools too
         elif d < wd:                              # strictly closer: evict the worst
             idx[wt] = j
             dist[wt] = d

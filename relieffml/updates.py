@@ -11,8 +11,9 @@ __all__ = ['push', 'push_rows', 'push_pool', 'mark_pool', 'same_rows', 'same_set
 # %% ../nbs/02e_updates.ipynb #d0-k6e5046
 import numpy as np
 import numba
+from numba.extending import overload
 from .config import NJIT
-from .distances import TILE, row_at, add_diffs
+from .distances import TILE, row_at, add_diffs, sparse_form
 from .sparse import sparse_add_diffs, zero_diffs, sparse_diff_terms, zero_terms, sparse_add_diffs_g, held
 
 # %% ../nbs/02e_updates.ipynb #f0dc6801
@@ -75,11 +76,16 @@ def same_set(ws, u, p, g):
     return same_rows(ws.pos, ws.idx[u], ws.cnt[u], p, g)
 
 # %% ../nbs/02e_updates.ipynb #91e98e55
-@numba.njit(**NJIT)
 def add_row_diffs(acc, xs, spec, j, c):
-    "acc[f] += c · diff(f, xs, row j) for every feature (sparse rows: the correction over row j's non-zeros only)."
-    if spec.indptr.shape[0] > 0: sparse_add_diffs(acc, xs, spec, j, c)
+    """acc[f] += c · diff(f, xs, row j) for every feature (sparse rows: the correction over row j's non-zeros only);
+    compiled per form of spec."""
+    if sparse_form(spec): sparse_add_diffs(acc, xs, spec, j, c)
     else: add_diffs(acc, xs, row_at(spec, j), spec, c)
+
+@overload(add_row_diffs, jit_options=NJIT)
+def _add_row_diffs(acc, xs, spec, j, c):
+    if sparse_form(spec): return lambda acc, xs, spec, j, c: sparse_add_diffs(acc, xs, spec, j, c)
+    return lambda acc, xs, spec, j, c: add_diffs(acc, xs, row_at(spec, j), spec, c)
 
 # %% ../nbs/02e_updates.ipynb #91e98e55b
 @numba.njit(inline='always', **NJIT)
@@ -111,6 +117,15 @@ def _zero_baselines(acc, ws, u, n, spec):
         if ws.S[u] >= 0:
             for v in range(lo, hi): acc[a, spec.indices[v]] += tot[a] * ws.dbuf[v - lo]
         else: zero_diffs(acc[a], ws.Xs[u], spec, tot[a])
+
+def _baselines(acc, ws, u, n, spec):
+    "`_zero_baselines` on sparse rows; nothing on dense rows (compiled per form of spec)."
+    if sparse_form(spec): _zero_baselines(acc, ws, u, n, spec)
+
+@overload(_baselines, jit_options=NJIT)
+def _baselines_form(acc, ws, u, n, spec):
+    if sparse_form(spec): return lambda acc, ws, u, n, spec: _zero_baselines(acc, ws, u, n, spec)
+    return lambda acc, ws, u, n, spec: None
 
 # %% ../nbs/02e_updates.ipynb #ae394f24
 @numba.njit(inline='always', **NJIT)
@@ -294,11 +309,36 @@ def _rows_done(acc, spec, cs, w):
 
 # %% ../nbs/02e_updates.ipynb #156d7dd3
 @numba.njit(**NJIT)
-def _flush_grouped(acc, ws, u, n, spec):
-    "`flush`'s `n` contributions of tile slot u, one difference row per distinct neighbour."
+def _dense_flush_grouped(acc, ws, u, n, spec):
+    "`_flush_grouped` on dense rows."
     xs = ws.Xs[u]
     nd = _group_by_neighbour(ws, n)
-    nnz, D = spec.indices.shape[0], acc.shape[1]             # sparse, neighbours' entries ≥ 2D: diff(x_s, z) once
+    for s in range(nd):
+        j = ws.dj[s]
+        ws.pos[j] = -1
+        e, a0, c, one = ws.head[s], ws.ea[ws.head[s]], 0.0, True
+        while e >= 0:
+            one = one and ws.ea[e] == a0
+            c += ws.ec[e]
+            e = ws.nxt[e]
+        if one:                                           # one accumulator: the summed coefficient, one pass
+            if c != 0.0: _add_diffs_at(acc, a0, xs, spec, j, c)
+            continue
+        e = ws.head[s]
+        ws.dbuf[:] = 0.0
+        add_row_diffs(ws.dbuf, xs, spec, j, 1.0)          # the difference row once, then one axpy per accumulator
+        while e >= 0:
+            a, c = ws.ea[e], ws.ec[e]
+            for f in range(acc.shape[1]): acc[a, f] += c * ws.dbuf[f]
+            e = ws.nxt[e]
+
+# %% ../nbs/02e_updates.ipynb #156d7dd3-s1
+@numba.njit(**NJIT)
+def _sparse_flush_grouped(acc, ws, u, n, spec):
+    "`_flush_grouped` on CSR rows."
+    xs = ws.Xs[u]
+    nd = _group_by_neighbour(ws, n)
+    nnz, D = spec.indices.shape[0], acc.shape[1]             # neighbours' entries ≥ 2D: diff(x_s, z) once
     g = np.empty(D if (nnz > 0 and nd * nnz >= 2 * D * (spec.indptr.shape[0] - 1)) else 0)
     if g.shape[0] > 0: zero_terms(xs, spec, g)
     for s in range(nd):
@@ -314,19 +354,21 @@ def _flush_grouped(acc, ws, u, n, spec):
             elif c != 0.0: _add_diffs_at(acc, a0, xs, spec, j, c)
             continue
         e = ws.head[s]
-        if spec.indptr.shape[0] > 0:                      # sparse: row j's correction terms once, then per accumulator
-            lo, hi = sparse_diff_terms(xs, spec, j, ws.dbuf)  # a scaled add over its non-zeros only
-            while e >= 0:
-                a, c = ws.ea[e], ws.ec[e]
-                for v in range(lo, hi): acc[a, spec.indices[v]] += c * ws.dbuf[v - lo]
-                e = ws.nxt[e]
-            continue
-        ws.dbuf[:] = 0.0
-        add_row_diffs(ws.dbuf, xs, spec, j, 1.0)          # the difference row once, then one axpy per accumulator
-        while e >= 0:
+        lo, hi = sparse_diff_terms(xs, spec, j, ws.dbuf)  # row j's correction terms once, then per accumulator,
+        while e >= 0:                                     # a scaled add over its non-zeros only
             a, c = ws.ea[e], ws.ec[e]
-            for f in range(acc.shape[1]): acc[a, f] += c * ws.dbuf[f]
+            for v in range(lo, hi): acc[a, spec.indices[v]] += c * ws.dbuf[v - lo]
             e = ws.nxt[e]
+
+# %% ../nbs/02e_updates.ipynb #156d7dd3-f1
+def _flush_grouped(acc, ws, u, n, spec):
+    "`flush`'s `n` contributions of tile slot u, one difference row per distinct neighbour (compiled per form)."
+    (_sparse_flush_grouped if sparse_form(spec) else _dense_flush_grouped)(acc, ws, u, n, spec)
+
+@overload(_flush_grouped, jit_options=NJIT)
+def _flush_grouped_form(acc, ws, u, n, spec):
+    if sparse_form(spec): return lambda acc, ws, u, n, spec: _sparse_flush_grouped(acc, ws, u, n, spec)
+    return lambda acc, ws, u, n, spec: _dense_flush_grouped(acc, ws, u, n, spec)
 
 # %% ../nbs/02e_updates.ipynb #156d7dd3b
 @numba.njit(**NJIT)
@@ -340,7 +382,7 @@ def _flush_start(acc, ws, u, spec):
         if last: _flush_tile(acc, ws, spec)
         return -1
     if last: _flush_tile(acc, ws, spec)
-    if spec.indptr.shape[0] > 0: _zero_baselines(acc, ws, u, n, spec)
+    _baselines(acc, ws, u, n, spec)
     return n
 
 # %% ../nbs/02e_updates.ipynb #156d7dd3c
@@ -353,11 +395,21 @@ def flush(acc, ws, u, spec):
 
 # %% ../nbs/02e_updates.ipynb #156d7dd3d
 @numba.njit(**NJIT)
-def flush_columns(acc, ws, u, spec, cs):
-    """`flush`, or by columns (`_by_columns`) with `cs` (`ColumnShare`): the rows' share waits in the thread's row
-    until the block's last sample."""
+def _sparse_flush_columns(acc, ws, u, spec, cs):
+    "`flush_columns` on CSR rows."
     n = _flush_start(acc, ws, u, spec)
     w = numba.get_thread_id() if cs.cs_ptr.shape[0] > 0 else 0     # dense rows: no share, no thread row
     if n >= 0 and _by_columns(ws, u, n, spec, cs, w): _column_updates(acc, ws, u, n, spec, cs, w)
     elif n >= 0: _flush_grouped(acc, ws, u, n, spec)
     if u == ws.nt[0] - 1 and ws.nt[1] == 2 and cs.cs_ra.shape[0] > 0 and cs.cs_ra[w] >= 0: _rows_done(acc, spec, cs, w)
+
+def flush_columns(acc, ws, u, spec, cs):
+    """`flush`, or by columns (`_by_columns`) with `cs` (`ColumnShare`): the rows' share waits in the thread's row
+    until the block's last sample. Dense rows have no posting lists: there it is `flush` (compiled per form)."""
+    if sparse_form(spec): _sparse_flush_columns(acc, ws, u, spec, cs)
+    else: flush(acc, ws, u, spec)
+
+@overload(flush_columns, jit_options=NJIT)
+def _flush_columns_form(acc, ws, u, spec, cs):
+    if sparse_form(spec): return lambda acc, ws, u, spec, cs: _sparse_flush_columns(acc, ws, u, spec, cs)
+    return lambda acc, ws, u, spec, cs: flush(acc, ws, u, spec)
