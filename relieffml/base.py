@@ -21,8 +21,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 from sklearn.utils._param_validation import Interval, StrOptions
 from .config import as_generator
-from .data import nominal_mask, as_float_matrix, as_label_matrix
-from .distributed import as_dask_features, is_dask_collection
+from .data import nominal_mask, as_float_matrix, as_label_matrix, backend_of
 
 # %% ../nbs/05_base.ipynb #54bcd290
 MAX_DENSE_BYTES = 4 * 2**30
@@ -117,7 +116,8 @@ def _check_left_out(info, mask, auto):
 def as_features(X, nominal='auto', accept_sparse:bool=False):
     """Validated `(X, info dict)` from NumPy, pandas, scipy.sparse or a `MultiLabelDataset`: X float64 N×D, or canonical
     CSR if sparse and `accept_sparse`; `info` holds the nominal mask, declared counts, categories and names."""
-    if is_dask_collection(X): return as_dask_features(X, nominal)      # rows stay on the workers (chapter 07)
+    backend = backend_of(X)                       # a dask collection: its rows stay on the workers (chapter 07)
+    if backend is not None: return backend.as_backend_features(X, nominal)
     info = dict(feature_names=None, label_names=None, dataset=None, categories=None)
     auto, nv = None, None
     if hasattr(X, 'X') and hasattr(X, 'Y') and hasattr(X, 'nominal'):      # a MultiLabelDataset
@@ -139,8 +139,9 @@ def as_features(X, nominal='auto', accept_sparse:bool=False):
 
 # %% ../nbs/05_base.ipynb #08af71ba
 def in_memory_target(y, name:str):
-    "Refuse a target held by Dask: it is small, so say how to bring it in instead of computing it silently."
-    if is_dask_collection(y): raise ValueError(f"{name} is a dask collection: the target must be in memory (pass {name}.compute()); only X may stay on the workers")
+    "Refuse a target held by a back end (Dask): it is small, so say how to bring it in instead of computing it silently."
+    backend = backend_of(y)
+    if backend is not None: raise ValueError(backend.target_message(name))
 
 # %% ../nbs/05_base.ipynb #95a8b743
 def as_class_vector(y, n:int):

@@ -6,7 +6,7 @@ Docs: https://relieffml.github.io/relieffml/data.html.md"""
 
 # %% ../nbs/00_data.ipynb #e61a960e
 from __future__ import annotations
-import dataclasses, difflib, gzip, hashlib, http.client, importlib.util, itertools, numbers, os, re, shutil, urllib.error, urllib.request, zlib
+import dataclasses, difflib, gzip, hashlib, http.client, importlib, importlib.util, itertools, numbers, os, re, shutil, urllib.error, urllib.request, zlib
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,9 +20,9 @@ from .fetch import CACHE_DIR, expected_shape, fetch, registry, resolve, status
 
 # %% auto #0
 __all__ = ['MULAN_SHA256', 'DOWNLOAD_TIMEOUT', 'BUNDLED_DATA', 'DATASHEET', 'REDUNDANT_SD', 'NotNumericError', 'canonical_csr',
-           'check_shape', 'as_float_matrix', 'as_label_matrix', 'nominal_mask', 'MultiLabelDataset', 'load_arff',
-           'load_hmc_arff', 'get_data_home', 'list_datasets', 'find_dataset', 'registered_datasets', 'load_dataset',
-           'make_multilabel_relevance', 'default_dataset']
+           'check_shape', 'as_float_matrix', 'as_label_matrix', 'nominal_mask', 'register_backend', 'backend_of',
+           'MultiLabelDataset', 'load_arff', 'load_hmc_arff', 'get_data_home', 'list_datasets', 'find_dataset',
+           'registered_datasets', 'load_dataset', 'make_multilabel_relevance', 'default_dataset']
 
 # %% ../nbs/00_data.ipynb #6faeb9a7
 class NotNumericError(TypeError, ValueError):
@@ -165,6 +165,20 @@ def nominal_mask(nominal, D:int, auto=None)->np.ndarray:
         raise ValueError(f"nominal indices must lie in [0, {D}), got {arr.tolist()}")
     mask = np.zeros(D, bool); mask[arr.astype(int)] = True
     return mask
+
+# %% ../nbs/00_data.ipynb #bk00reg1
+_BACKENDS = {'dask': 'relieffml.distributed', 'dask_expr': 'relieffml.distributed'}   # package → module name
+
+def register_backend(package:str, module:str):
+    "Send inputs whose type is defined in the top-level `package` to the module named `module` (imported on use)."
+    _BACKENDS[package] = module
+
+def backend_of(X):
+    "The back-end module that handles `X`, imported now, found by the package that defines `type(X)`; else None."
+    name = _BACKENDS.get(type(X).__module__.split('.')[0])
+    if name is None: return None
+    backend = importlib.import_module(name)
+    return backend if backend.handles(X) else None
 
 # %% ../nbs/00_data.ipynb #70657b2b
 @dataclass(eq=False, repr=False)

@@ -8,7 +8,8 @@ Docs: https://relieffml.github.io/relieffml/distributed.html.md"""
 __all__ = ['BLOCK_SIZE', 'chunk_stats', 'merge_stats', 'summary_matrix', 'prepare_from_stats', 'chunk_entrants', 'replay',
            'merge_entrants', 'constants', 'chunk_task', 'compute', 'tree_reduce', 'check_codes', 'dask_prepare',
            'fetch_rows', 'dask_neighbors', 'sample_rows', 'dask_knn_pools', 'dask_run', 'DaskFeatures', 'frame_part',
-           'frame_to_array', 'check_dask_array', 'as_dask_features', 'is_dask_collection']
+           'frame_to_array', 'check_dask_array', 'as_dask_features', 'is_dask_collection', 'handles',
+           'as_backend_features', 'target_message']
 
 # %% ../nbs/07_distributed.ipynb #3e1ac909
 import numpy as np
@@ -275,6 +276,7 @@ def check_dask_array(X):
     if len(X.chunks[1]) > 1: X = X.rechunk({1: -1})   # whole rows per chunk: each chunk joins its own pieces
     return X.astype(np.float64)
 
+# %% ../nbs/07_distributed.ipynb #db5c424cb
 def as_dask_features(X, nominal='auto', block_size=None):
     "`(DaskFeatures, info)` of a dask array or DataFrame, as `as_features` gives `(X, info)` for in-memory data."
     info, auto, nv = dict(feature_names=None, label_names=None, dataset=None, categories=None), None, None
@@ -287,6 +289,20 @@ def as_dask_features(X, nominal='auto', block_size=None):
     info.update(nominal=mask, n_values=np.zeros(X.shape[1], np.int64) if nv is None else np.asarray(nv, np.int64))
     return DaskFeatures(X, mask, info['n_values'], block_size), info
 
+# %% ../nbs/07_distributed.ipynb #c8f7f2b5c
 def is_dask_collection(X)->bool:
     "Whether `X` is a dask array or DataFrame (checked without importing dask)."
     return type(X).__module__.split('.')[0] in ('dask', 'dask_expr') and hasattr(X, 'dask')
+
+def handles(X)->bool:
+    "Back-end protocol: whether this module takes `X`, a dask array or DataFrame."
+    return is_dask_collection(X)
+
+def as_backend_features(X, nominal='auto'):
+    "Back-end protocol: `as_dask_features` of `X`, with the default block size."
+    return as_dask_features(X, nominal)
+
+def target_message(name:str)->str:
+    "Back-end protocol: why a target `name` held by Dask is refused, and how to bring it into memory."
+    return (f"{name} is a dask collection: the target must be in memory (pass {name}.compute()); "
+            "only X may stay on the workers")
