@@ -21,14 +21,14 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 from sklearn.utils._param_validation import Interval, StrOptions
 from .config import as_generator
-from .data import nominal_mask, as_float_matrix, as_label_matrix
-from .distributed import as_dask_features, is_dask_collection
+from .data import nominal_mask, as_float_matrix, as_label_matrix, backend_of
 
 # %% ../nbs/05_base.ipynb #54bcd290
 MAX_DENSE_BYTES = 4 * 2**30
 
 def _as_categorical(name, col)->pd.Categorical:
-    "A nominal DataFrame column as a pandas Categorical: category dtype as it is; object and string columns with their sorted values as categories."
+    """A nominal DataFrame column as a pandas Categorical: category dtype as it is; object and string columns
+    with their sorted values as categories."""
     if isinstance(col.dtype, pd.CategoricalDtype): return col.array
     try: return pd.Categorical(col)
     except TypeError as e:
@@ -72,8 +72,9 @@ def from_frame(df:pd.DataFrame, categories=None):
 
 # %% ../nbs/05_base.ipynb #4d028217
 def encode_like(X, categories):
-    """New rows coded as a fit whose nominal columns had `categories` (one list or None per column, `None`: unknown):
-    a DataFrame's nominal columns by value; a `MultiLabelDataset` whose categories differ, by value too; else X as it is."""
+    """New rows coded as a fit whose nominal columns had `categories` (one list or None per column, `None`:
+    unknown): a DataFrame's nominal columns by value; a `MultiLabelDataset` whose categories differ, by value
+    too; else X as it is."""
     if isinstance(X, pd.DataFrame): return from_frame(X, categories)[0]
     if not (hasattr(X, 'X') and hasattr(X, 'Y') and hasattr(X, 'nominal')): return X
     if categories is None or [list(c) if c is not None else None for c in X.categories] == list(categories): return X.X
@@ -84,7 +85,8 @@ def _densified(X)->np.ndarray:
     "A sparse `X` as a dense array, refused when it would exceed `MAX_DENSE_BYTES`."
     if X.shape[0] * X.shape[1] * 8 > MAX_DENSE_BYTES:
         raise ValueError(f"X is sparse with shape {X.shape}: densified it would need "
-                         f"{X.shape[0]*X.shape[1]*8/2**30:.1f} GiB (limit {MAX_DENSE_BYTES/2**30:.0f} GiB); select features first")
+                         f"{X.shape[0]*X.shape[1]*8/2**30:.1f} GiB (limit {MAX_DENSE_BYTES/2**30:.0f} GiB); "
+                         "select features first")
     return X.toarray()
 
 # %% ../nbs/05_base.ipynb #7210992c
@@ -94,30 +96,35 @@ def _check_codes(X, mask):
     ok = np.isnan(codes) | ((codes >= 0) & (codes == np.round(codes)))
     if not ok.all():
         f = np.flatnonzero(mask)[np.flatnonzero(~ok.all(0))[0]]
-        raise ValueError(f"nominal feature {f} must hold non-negative integer codes (or NaN), got e.g. {codes[~ok][0]!r}")
+        raise ValueError(f"nominal feature {f} must hold non-negative integer codes (or NaN), got e.g. "
+                         f"{codes[~ok][0]!r}")
 
 def _check_sparse_codes(X, mask):
     "`_check_codes` for CSR `X`, on the stored values (an implicit 0 is a valid code)."
     sel = mask[X.indices]
     codes, cols = X.data[sel], X.indices[sel]
     bad = np.flatnonzero(~(np.isnan(codes) | ((codes >= 0) & (codes == np.round(codes)))))
-    if bad.size: raise ValueError(f"nominal feature {cols[bad[0]]} must hold non-negative integer codes (or NaN), got e.g. {codes[bad[0]]!r}")
+    if bad.size:
+        raise ValueError(f"nominal feature {cols[bad[0]]} must hold non-negative integer codes (or NaN), got "
+                         f"e.g. {codes[bad[0]]!r}")
 
 # %% ../nbs/05_base.ipynb #d1625043
 def _check_left_out(info, mask, auto):
-    "Refuse an explicit `nominal` that leaves out a DataFrame's categorical column: its codes are no numbers to measure."
+    """Refuse an explicit `nominal` that leaves out a DataFrame's categorical column: its codes are no numbers
+    to measure."""
     if auto is None or 'frame_columns' not in info: return
     out = np.flatnonzero(np.asarray(auto, bool) & ~mask)
     if out.size:
-        raise ValueError(f"X column {info['feature_names'][out[0]]!r} is categorical (category, object or string dtype), "
-                         "but nominal leaves it out: its codes cannot be measured as numbers; use nominal='auto', "
-                         "include it, or convert it to numbers")
+        raise ValueError(f"X column {info['feature_names'][out[0]]!r} is categorical (category, object or "
+                         "string dtype), but nominal leaves it out: its codes cannot be measured as numbers; "
+                         "use nominal='auto', include it, or convert it to numbers")
 
 # %% ../nbs/05_base.ipynb #2f52448d
 def as_features(X, nominal='auto', accept_sparse:bool=False):
     """Validated `(X, info dict)` from NumPy, pandas, scipy.sparse or a `MultiLabelDataset`: X float64 N×D, or canonical
     CSR if sparse and `accept_sparse`; `info` holds the nominal mask, declared counts, categories and names."""
-    if is_dask_collection(X): return as_dask_features(X, nominal)      # rows stay on the workers (chapter 07)
+    backend = backend_of(X)                       # a dask collection: its rows stay on the workers (chapter 07)
+    if backend is not None: return backend.as_backend_features(X, nominal)
     info = dict(feature_names=None, label_names=None, dataset=None, categories=None)
     auto, nv = None, None
     if hasattr(X, 'X') and hasattr(X, 'Y') and hasattr(X, 'nominal'):      # a MultiLabelDataset
@@ -139,8 +146,10 @@ def as_features(X, nominal='auto', accept_sparse:bool=False):
 
 # %% ../nbs/05_base.ipynb #08af71ba
 def in_memory_target(y, name:str):
-    "Refuse a target held by Dask: it is small, so say how to bring it in instead of computing it silently."
-    if is_dask_collection(y): raise ValueError(f"{name} is a dask collection: the target must be in memory (pass {name}.compute()); only X may stay on the workers")
+    """Refuse a target held by a back end (Dask): it is small, so say how to bring it in instead of computing it
+    silently."""
+    backend = backend_of(y)
+    if backend is not None: raise ValueError(backend.target_message(name))
 
 # %% ../nbs/05_base.ipynb #95a8b743
 def as_class_vector(y, n:int):
@@ -149,9 +158,12 @@ def as_class_vector(y, n:int):
     if isinstance(y, (pd.DataFrame, pd.Series)): y = y.to_numpy()
     y = y.toarray() if sp.issparse(y) else np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1: y = y[:, 0]
-    if y.ndim != 1: raise ValueError(f"y must be a 1-D class vector, got shape {y.shape}; for a multi-label Y use a multi-label ranker or BinaryRelevanceRanker")
+    if y.ndim != 1:
+        raise ValueError(f"y must be a 1-D class vector, got shape {y.shape}; for a multi-label Y use a "
+                         "multi-label ranker or BinaryRelevanceRanker")
     if len(y) != n: raise ValueError(f"y has {len(y)} entries but X has {n} instances")
-    if y.dtype.kind == 'f' and np.isnan(y).any(): raise ValueError("y contains NaN (missing class values are not supported)")
+    if y.dtype.kind == 'f' and np.isnan(y).any():
+        raise ValueError("y contains NaN (missing class values are not supported)")
     classes, codes = np.unique(y, return_inverse=True)
     return codes.astype(np.int64), classes
 
@@ -223,7 +235,8 @@ def as_numeric_target(y, n:int)->np.ndarray:
     y = y.toarray() if sp.issparse(y) else y
     y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y, dtype=np.float64)
     if y.ndim == 2 and y.shape[1] == 1: y = y[:, 0]
-    if y.ndim != 1 or len(y) != n: raise ValueError(f"y must be a 1-D numeric target of length {n}, got shape {y.shape}")
+    if y.ndim != 1 or len(y) != n:
+        raise ValueError(f"y must be a 1-D numeric target of length {n}, got shape {y.shape}")
     if not np.all(np.isfinite(y)): raise ValueError("y contains NaN or infinite values")
     return y
 
@@ -247,7 +260,8 @@ def resolve_samples(n_samples, N:int, random_state=None)->np.ndarray:
         raise ValueError(f"n_samples must be None, an int or a fraction in (0, 1], got {n_samples!r}")
     if isinstance(n_samples, Integral):
         m = int(n_samples)
-        if not 1 <= m <= N: raise ValueError(f"n_samples={m} must lie in [1, {N}] (the number of instances); use None for all")
+        if not 1 <= m <= N:
+            raise ValueError(f"n_samples={m} must lie in [1, {N}] (the number of instances); use None for all")
     else:
         if not 0 < n_samples <= 1: raise ValueError(f"a fractional n_samples must lie in (0, 1], got {n_samples}")
         m = max(1, int(round(n_samples * N)))
@@ -268,12 +282,13 @@ def _select_dataset(sel, ds):
     "The selected features of a `MultiLabelDataset`, with their names, nominal flags and categories."
     mask = sel.get_support()
     if ds.X.shape[1] != len(mask):
-        raise ValueError(f"X has {ds.X.shape[1]} features, but {type(sel).__name__} is expecting {len(mask)} features as input")
+        raise ValueError(f"X has {ds.X.shape[1]} features, but {type(sel).__name__} is expecting {len(mask)} "
+                         "features as input")
     return ds.select_features(np.flatnonzero(mask))
 
 def _select_frame(sel, df:pd.DataFrame)->pd.DataFrame:
     "The selected columns of a DataFrame, dtypes kept (a category column stays one, so the next step sees it nominal)."
-    validate_data(sel, df, reset=False, skip_check_array=True)      # scikit-learn's checks of the column count and names
+    validate_data(sel, df, reset=False, skip_check_array=True)      # scikit-learn's checks of column count, names
     return df.iloc[:, np.flatnonzero(sel.get_support())]
 
 # %% ../nbs/05_base.ipynb #db788130
@@ -300,7 +315,9 @@ class _RankerSelection(SelectorMixin):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True; tags.input_tags.sparse = True; tags.target_tags.required = True
+        tags.input_tags.allow_nan = True
+        tags.input_tags.sparse = True
+        tags.target_tags.required = True
         tags.target_tags.multi_output = self._target == 'multilabel'
         return tags
 
@@ -314,6 +331,14 @@ def rank_features(W, rtol:float=1e-12)->np.ndarray:
     gap = np.diff(W[o]) < -rtol * max(np.abs(W).max(), np.finfo(np.float64).tiny)
     tie = np.concatenate([[0], np.cumsum(gap)])                  # tie group of each position
     return o[np.lexsort((o, tie))]
+
+# %% ../nbs/05_base.ipynb #c6d71aa0b
+def _set_fitted(est, W, D:int, info:dict):
+    "Set the fitted attributes of the ranker `est` from its weights `W` over `D` features and the input's `info`."
+    est.weights_ = est.feature_importances_ = W
+    est.ranking_, est.n_features_in_, est.feature_names_ = rank_features(W), D, info['feature_names']
+    if 'frame_columns' in info: est.feature_names_in_ = info['frame_columns']
+    elif hasattr(est, 'feature_names_in_'): del est.feature_names_in_
 
 # %% ../nbs/05_base.ipynb #c6d71aa0
 class BaseRanker(_RankerSelection, BaseEstimator):
@@ -330,18 +355,16 @@ class BaseRanker(_RankerSelection, BaseEstimator):
                                        "(pass Y, or a MultiLabelDataset as X)")
         return self.fit_validated(Xv, y, info)
     def fit_validated(self, X, y, info:dict):
-        "Fit on features `as_features` has validated (`X` float64, NaN missing; `info` its nominal mask, declared counts and names)."
+        """Fit on features `as_features` has validated (`X` float64, NaN missing; `info` its nominal mask,
+        declared counts and names)."""
         self._validate_params()
         W = np.asarray(self._fit(X, self._validate_target(y, X.shape[0]), info), dtype=np.float64)
-        self._set_weights(W, X.shape[1], info)
+        _set_fitted(self, W, X.shape[1], info)
         return self
     def _validate_target(self, y, N):
         "Convert `y` according to the subclass's `_target` kind."
         if self._target == 'multilabel': return as_multilabel_target(y, N)
-        if self._target == 'class': yv, self.classes_ = as_class_vector(y, N); return yv
+        if self._target == 'class':
+            yv, self.classes_ = as_class_vector(y, N)
+            return yv
         return as_numeric_target(y, N)
-    def _set_weights(self, W, D, info):
-        self.weights_ = self.feature_importances_ = W
-        self.ranking_, self.n_features_in_, self.feature_names_ = rank_features(W), D, info['feature_names']
-        if 'frame_columns' in info: self.feature_names_in_ = info['frame_columns']
-        elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_

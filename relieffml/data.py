@@ -6,7 +6,8 @@ Docs: https://relieffml.github.io/relieffml/data.html.md"""
 
 # %% ../nbs/00_data.ipynb #e61a960e
 from __future__ import annotations
-import dataclasses, difflib, gzip, hashlib, http.client, importlib.util, itertools, numbers, os, re, shutil, urllib.error, urllib.request, zlib
+import dataclasses, difflib, gzip, hashlib, http.client, importlib, importlib.util, itertools, numbers, os, re, shutil
+import urllib.error, urllib.request, zlib
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,9 +21,9 @@ from .fetch import CACHE_DIR, expected_shape, fetch, registry, resolve, status
 
 # %% auto #0
 __all__ = ['MULAN_SHA256', 'DOWNLOAD_TIMEOUT', 'BUNDLED_DATA', 'DATASHEET', 'REDUNDANT_SD', 'NotNumericError', 'canonical_csr',
-           'check_shape', 'as_float_matrix', 'as_label_matrix', 'nominal_mask', 'MultiLabelDataset', 'load_arff',
-           'load_hmc_arff', 'get_data_home', 'list_datasets', 'find_dataset', 'registered_datasets', 'load_dataset',
-           'make_multilabel_relevance', 'default_dataset']
+           'check_shape', 'as_float_matrix', 'as_label_matrix', 'nominal_mask', 'register_backend', 'backend_of',
+           'MultiLabelDataset', 'load_arff', 'load_hmc_arff', 'get_data_home', 'list_datasets', 'find_dataset',
+           'registered_datasets', 'load_dataset', 'make_multilabel_relevance', 'default_dataset']
 
 # %% ../nbs/00_data.ipynb #6faeb9a7
 class NotNumericError(TypeError, ValueError):
@@ -50,7 +51,9 @@ def canonical_csr(X):
     if X.ndim != 2: raise ValueError(f"X must be 2-D (instances × features), got {X.ndim}-D with shape {X.shape}")
     S = sp.csr_matrix(X, dtype=np.float64, copy=False)
     if not (S.has_canonical_format and S.data.all()):        # unsorted, duplicates or explicit zeros: a fixed copy
-        S = S.copy(); S.sum_duplicates(); S.eliminate_zeros()
+        S = S.copy()
+        S.sum_duplicates()
+        S.eliminate_zeros()
     return S
 
 # %% ../nbs/00_data.ipynb #ib0shape
@@ -99,7 +102,8 @@ def _check_names(names, n:int, arg:str, prefix:str) -> list:
     names = list(names)
     if len(names) != n: raise ValueError(f"{arg} has {len(names)} entries, expected {n}")
     if not all(isinstance(s, str) for s in names): raise ValueError(f"{arg} must be strings")
-    if len(set(names)) != n: raise ValueError(f"{arg} contains duplicates: {sorted({s for s in names if names.count(s) > 1})[:5]}")
+    if len(set(names)) != n:
+        raise ValueError(f"{arg} contains duplicates: {sorted({s for s in names if names.count(s) > 1})[:5]}")
     return names
 
 # %% ../nbs/00_data.ipynb #5d5e1046
@@ -117,7 +121,8 @@ def _check_categories(X, nominal, categories):
     return nominal.copy(), categories
 
 def _column_values(X):
-    "f ↦ the values of column f of `X`: a dense column, or a CSR column's stored values and one 0 if it has implicit zeros."
+    """f ↦ the values of column f of `X`: a dense column, or a CSR column's stored values and one 0 if it has
+    implicit zeros."""
     if not sp.issparse(X): return lambda f: X[:, f]
     C, n = X.tocsc(), X.shape[0]
     def col(f):
@@ -134,7 +139,8 @@ def _infer_categories(x) -> list:
 def _check_feature_categories(x, is_nominal, cats, f):
     "Check feature `f`: numeric features have `cats` None, nominal ones distinct names and codes in range."
     if not is_nominal:
-        if cats is not None: raise ValueError(f"categories[{f}] must be None for a numeric feature (nominal[{f}] is False)")
+        if cats is not None:
+            raise ValueError(f"categories[{f}] must be None for a numeric feature (nominal[{f}] is False)")
         return None
     if cats is None or isinstance(cats, str) or not all(isinstance(c, str) for c in cats) or len(cats) == 0:
         raise ValueError(f"categories[{f}] must be a non-empty list of strings for a nominal feature")
@@ -145,31 +151,50 @@ def _check_feature_categories(x, is_nominal, cats, f):
     return list(cats)
 
 # %% ../nbs/00_data.ipynb #38f8010b
-_AFTER_SELECTION = ("; a mask of the original columns cannot follow a feature selection: pass a DataFrame whose nominal "
-                    "columns are category or string dtype (MultiLabelDataset.to_sklearn), or the data set itself, with "
-                    "nominal='auto', and the selected columns keep their types")
+_AFTER_SELECTION = ("; a mask of the original columns cannot follow a feature selection: pass a DataFrame "
+                    "whose nominal columns are category or string dtype (MultiLabelDataset.to_sklearn), or the "
+                    "data set itself, with nominal='auto', and the selected columns keep their types")
 
 def nominal_mask(nominal, D:int, auto=None)->np.ndarray:
-    "Boolean mask of nominal features from the `nominal` parameter of estimators and data sources: 'auto' (then `auto`, or none), a boolean mask or column indices."
+    """Boolean mask of nominal features from the `nominal` parameter of estimators and data sources: 'auto'
+    (then `auto`, or none), a boolean mask or column indices."""
     if isinstance(nominal, str):
-        if nominal != 'auto': raise ValueError(f"nominal must be 'auto', a boolean mask or a list of indices, got {nominal!r}")
+        if nominal != 'auto':
+            raise ValueError(f"nominal must be 'auto', a boolean mask or a list of indices, got {nominal!r}")
         return np.zeros(D, bool) if auto is None else np.asarray(auto, bool)
     arr = np.asarray(nominal)
     if arr.dtype == bool:
-        if arr.shape != (D,): raise ValueError(f"nominal mask must have length {D} (one entry per feature), got shape {arr.shape}"
-                                               f"{_AFTER_SELECTION if arr.ndim == 1 and arr.size > D else ''}")
+        if arr.shape != (D,):
+            raise ValueError(f"nominal mask must have length {D} (one entry per feature), got shape {arr.shape}"
+                             f"{_AFTER_SELECTION if arr.ndim == 1 and arr.size > D else ''}")
         return arr.copy()
     if arr.size and not np.issubdtype(arr.dtype, np.integer):
         raise ValueError(f"nominal must be 'auto', a boolean mask or a list of int column indices, got {nominal!r}")
     if arr.size and (arr.min() < -D or arr.max() >= D):
         raise ValueError(f"nominal indices must lie in [0, {D}), got {arr.tolist()}")
-    mask = np.zeros(D, bool); mask[arr.astype(int)] = True
+    mask = np.zeros(D, bool)
+    mask[arr.astype(int)] = True
     return mask
+
+# %% ../nbs/00_data.ipynb #bk00reg1
+_BACKENDS = {'dask': 'relieffml.distributed', 'dask_expr': 'relieffml.distributed'}   # package → module name
+
+def register_backend(package:str, module:str):
+    "Send inputs whose type is defined in the top-level `package` to the module named `module` (imported on use)."
+    _BACKENDS[package] = module
+
+def backend_of(X):
+    "The back-end module that handles `X`, imported now, found by the package that defines `type(X)`; else None."
+    name = _BACKENDS.get(type(X).__module__.split('.')[0])
+    if name is None: return None
+    backend = importlib.import_module(name)
+    return backend if backend.handles(X) else None
 
 # %% ../nbs/00_data.ipynb #70657b2b
 @dataclass(eq=False, repr=False)
-class MultiLabelDataset:
-    "Multi-label data: `X` (N×D float64 or scipy CSR, NaN missing, nominal codes), `Y` (N×Q uint8 0/1) and their metadata."
+class MultiLabelDataset:        # one definition over 30 lines: the fields and the methods are the container's API
+    """Multi-label data: `X` (N×D float64 or scipy CSR, NaN missing, nominal codes), `Y` (N×Q uint8 0/1) and
+    their metadata."""
     X: np.ndarray
     Y: np.ndarray
     feature_names: list | None = None
@@ -207,7 +232,8 @@ class MultiLabelDataset:
         return _to_frame(self)
 
     def to_sklearn(self) -> tuple:
-        "`(X, Y)` for scikit-learn: the features as a DataFrame (nominal ones Categorical), the labels as uint8 columns."
+        """`(X, Y)` for scikit-learn: the features as a DataFrame (nominal ones Categorical), the labels as
+        uint8 columns."""
         return _to_sklearn(self)
 
     def subset(self, rows) -> MultiLabelDataset:
@@ -233,7 +259,8 @@ def _stats(ds:MultiLabelDataset) -> dict:
     q = ds.Y.shape[1]
     card = float(ds.Y.sum(axis=1).mean()) if n else float('nan')
     return dict(n_instances=n, n_features=d, n_labels=q, n_nominal=int(ds.nominal.sum()),
-                n_missing=int(np.isnan(ds.X.data if sp.issparse(ds.X) else ds.X).sum()), label_cardinality=card, label_density=card / q,
+                n_missing=int(np.isnan(ds.X.data if sp.issparse(ds.X) else ds.X).sum()),
+                label_cardinality=card, label_density=card / q,
                 n_labelsets=len(np.unique(ds.Y, axis=0)))
 
 # %% ../nbs/00_data.ipynb #952debdb
@@ -261,7 +288,8 @@ def _check_index(idx, n:int, arg:str) -> np.ndarray:
         if idx.shape != (n,): raise ValueError(f"{arg} as a boolean mask must have length {n}, got shape {idx.shape}")
         return np.flatnonzero(idx)
     if idx.size == 0: return np.zeros(0, dtype=np.int64)
-    if idx.dtype.kind not in 'iu' or idx.ndim != 1: raise ValueError(f"{arg} must be a 1-D integer index array or boolean mask")
+    if idx.dtype.kind not in 'iu' or idx.ndim != 1:
+        raise ValueError(f"{arg} must be a 1-D integer index array or boolean mask")
     if idx.min() < -n or idx.max() >= n: raise ValueError(f"{arg} holds positions outside 0..{n - 1}")
     return idx.astype(np.int64)
 
@@ -347,9 +375,11 @@ def _declaration(h:_Header, s:str, where:str):
     m = arff._RE_ATTRIBUTE.match(rest.strip())
     if not m: raise _DataError(f"{where}: expected '@attribute <name> <type>', found {_show(s)}")
     name = _unquote(m[1], where)
-    if name in h.first: raise _DataError(f"{where}: attribute {name!r} is declared twice (first on line {h.first[name]})")
+    if name in h.first:
+        raise _DataError(f"{where}: attribute {name!r} is declared twice (first on line {h.first[name]})")
     h.first[name] = h.lines[-1]
-    h.names.append(name); h.types.append(m[2].strip())
+    h.names.append(name)
+    h.types.append(m[2].strip())
 
 # %% ../nbs/00_data.ipynb #9efee0c0
 def _scan_header(fp, path='<text>') -> _Header:
@@ -358,7 +388,9 @@ def _scan_header(fp, path='<text>') -> _Header:
     for n, line in enumerate(fp, 1):
         s = line.strip()
         if not s or s.startswith('%'): continue
-        if state == '@data': h.sparse = s.startswith('{'); return h
+        if state == '@data':
+            h.sparse = s.startswith('{')
+            return h
         key, want = s.split(None, 1)[0].lower(), _NEXT[state]
         if key not in want:
             what = 'unknown keyword' if key not in ('@relation', '@attribute', '@data') else 'found'
@@ -384,7 +416,8 @@ def _count_error(path:Path, line:int, n_attributes:int) -> ValueError | None:
     try: values = arff._parse_values(text)
     except arff.ArffException: return None
     if isinstance(values, dict) or len(values) == n_attributes: return None
-    return ValueError(f"{path}, line {line}: expected {n_attributes} values (one per attribute), found {len(values)}: {_show(text)}")
+    return ValueError(f"{path}, line {line}: expected {n_attributes} values (one per attribute), found "
+                      f"{len(values)}: {_show(text)}")
 
 def _arff_error(path:Path, line:int, err:Exception, n_attributes:int|None=None) -> ValueError:
     "A ValueError naming `path`, `line` and the offending text for a liac-arff failure."
@@ -401,22 +434,31 @@ def _arff_error(path:Path, line:int, err:Exception, n_attributes:int|None=None) 
 
 # %% ../nbs/00_data.ipynb #6a9a3483
 def _check_attribute_types(attributes, path, skip=()):
-    "Refuse string attributes (except positions `skip`) and nominal declarations with empty, missing or repeated values."
+    """Refuse string attributes (except positions `skip`) and nominal declarations with empty, missing or
+    repeated values."""
     for i, (name, t) in enumerate(attributes):
-        if t == 'STRING' and i not in skip: raise _DataError(f"{path}: attribute {name!r} is a string attribute; only numeric and nominal attributes are supported")
-        if isinstance(t, list) and None in t: raise _DataError(f"{path}: nominal attribute {name!r} declares an empty or '?' value")
-        if isinstance(t, list) and len(set(t)) != len(t): raise _DataError(f"{path}: nominal attribute {name!r} declares a value twice")
+        if t == 'STRING' and i not in skip:
+            raise _DataError(f"{path}: attribute {name!r} is a string attribute; only numeric and nominal "
+                             "attributes are supported")
+        if isinstance(t, list) and None in t:
+            raise _DataError(f"{path}: nominal attribute {name!r} declares an empty or '?' value")
+        if isinstance(t, list) and len(set(t)) != len(t):
+            raise _DataError(f"{path}: nominal attribute {name!r} declares a value twice")
 
 def _sparse_rows(rows, n_attr:int):
     "CSR N×A float matrix of liac-arff's sparse rows (dicts of non-zero entries), built without a dense intermediate."
     ptr, c, v = [0], [], []
     for row in rows:
-        c.extend(row.keys()); v.extend(row.values()); ptr.append(len(c))
+        c.extend(row.keys())
+        v.extend(row.values())
+        ptr.append(len(c))
     cols = np.array(c, dtype=np.int64)
     if cols.size and (cols.min() < 0 or cols.max() >= n_attr):
-        raise IndexError(f"sparse index {int(cols.max() if cols.max() >= n_attr else cols.min())} is outside 0..{n_attr - 1}")
+        raise IndexError(f"sparse index {int(cols.max() if cols.max() >= n_attr else cols.min())} is outside "
+                         f"0..{n_attr - 1}")
     A = sp.csr_matrix((np.array(v, dtype=float), cols, np.array(ptr, dtype=np.int64)), shape=(len(ptr) - 1, n_attr))
-    A.sort_indices(); A.eliminate_zeros()
+    A.sort_indices()
+    A.eliminate_zeros()
     return A
 
 # %% ../nbs/00_data.ipynb #33be6b0e
@@ -440,7 +482,8 @@ def _checked_lines(fp, h:_Header, path, rows:list):
             s = line.strip()
             if s and s[0] != '%':
                 rows.append(n)
-                if s[0] == '{' and hier: raise _DataError(f"{path}, line {n}: sparse rows are not supported in Clus HMC files")
+                if s[0] == '{' and hier:
+                    raise _DataError(f"{path}, line {n}: sparse rows are not supported in Clus HMC files")
                 if s[0] == '{': _check_sparse_row(s, f"{path}, line {n}")
         yield line
 
@@ -474,9 +517,11 @@ def _read_mulan_xml(path) -> list:
     "Label names of a Mulan XML file (any namespace, labels possibly nested), in document order."
     try:
         with (gzip.open if _is_gzip(path) else open)(path, 'rb') as f: root = ET.parse(f).getroot()
-    except (ET.ParseError, OSError, EOFError, zlib.error) as e: raise ValueError(f"cannot read Mulan label file {path}: {e}") from None
+    except (ET.ParseError, OSError, EOFError, zlib.error) as e:
+        raise ValueError(f"cannot read Mulan label file {path}: {e}") from None
     names = [el.get('name') for el in root.iter() if el.tag.rsplit('}', 1)[-1] == 'label']
-    if not names or None in names: raise ValueError(f"Mulan label file {path} has no <label name=...> elements (or one without a name)")
+    if not names or None in names:
+        raise ValueError(f"Mulan label file {path} has no <label name=...> elements (or one without a name)")
     if len(set(names)) != len(names): raise ValueError(f"Mulan label file {path} names a label twice")
     return names
 
@@ -498,7 +543,9 @@ def _positions(names, attr_names:list, where:str, path) -> list:
 
 def _last(n, n_attr:int, where:str) -> list:
     "Positions of the last `n` attributes if n > 0, of the first `-n` if n < 0."
-    if n == 0 or abs(n) >= n_attr: raise ValueError(f"{where} asks for {abs(n)} label attributes; the file has {n_attr} attributes (at least one must remain a feature)")
+    if n == 0 or abs(n) >= n_attr:
+        raise ValueError(f"{where} asks for {abs(n)} label attributes; the file has {n_attr} attributes (at "
+                         "least one must remain a feature)")
     return list(range(n_attr - n, n_attr)) if n > 0 else list(range(-n))
 
 # %% ../nbs/00_data.ipynb #e8c755d7
@@ -506,7 +553,8 @@ def _check_labels(labels):
     "Refuse a `labels` argument that is neither None, an int nor a list of names (True, 2.0, ...)."
     if labels is None or isinstance(labels, str) or hasattr(labels, '__len__'): return
     if isinstance(labels, bool) or not isinstance(labels, numbers.Integral):
-        raise ValueError(f"labels must be an int (the number of label attributes at the end) or a list of attribute names, got {labels!r}")
+        raise ValueError("labels must be an int (the number of label attributes at the end) or a list of "
+                         f"attribute names, got {labels!r}")
 
 def _label_positions(path:Path, attr_names:list, relation:str, labels, xml) -> list:
     "Positions of the label attributes (see the precedence above)."
@@ -516,23 +564,30 @@ def _label_positions(path:Path, attr_names:list, relation:str, labels, xml) -> l
         if labels < 1: raise ValueError(f"labels={labels}: give a positive number of label attributes at the end")
         return _last(int(labels), len(attr_names), f"labels={labels}")
     if labels is not None:
-        if isinstance(labels, str) or not len(labels): raise ValueError(f"labels must be an int or a non-empty list of attribute names, got {labels!r}")
+        if isinstance(labels, str) or not len(labels):
+            raise ValueError(f"labels must be an int or a non-empty list of attribute names, got {labels!r}")
         return _positions(list(labels), attr_names, "labels", path)
     beside = next((p for p in (path.with_name(_stem(path) + s) for s in ('.xml', '.xml.gz')) if p.is_file()), None)
     if beside: return _positions(_read_mulan_xml(beside), attr_names, f"xml file {beside}", path)
     m = _MEKA_RE.search(relation or '')
     if m: return _last(-int(m[1]), len(attr_names), f"the MEKA header '-C {m[1]}' of {path}")
-    raise ValueError(f"cannot tell which attributes of {path} are labels: no Mulan file {path.with_name(_stem(path) + '.xml')} and no MEKA '-C n' "
-                     "in @relation; give labels=N (the last N attributes), labels=[names] or xml=PATH (command line: --labels, --xml)")
+    raise ValueError(f"cannot tell which attributes of {path} are labels: no Mulan file "
+                     f"{path.with_name(_stem(path) + '.xml')} and no MEKA '-C n' "
+                     "in @relation; give labels=N (the last N attributes), labels=[names] or xml=PATH (command "
+                     "line: --labels, --xml)")
 
 # %% ../nbs/00_data.ipynb #c947d0dc
 def _label_column(a:np.ndarray, name:str, kind, path) -> np.ndarray:
     "0/1 uint8 values of label attribute `name` from its codes or numbers `a`."
-    if np.isnan(a).any(): raise ValueError(f"{path}: label {name!r} has a missing value ('?') in instance {int(np.flatnonzero(np.isnan(a))[0])}")
+    if np.isnan(a).any():
+        raise ValueError(f"{path}: label {name!r} has a missing value ('?') in instance "
+                         f"{int(np.flatnonzero(np.isnan(a))[0])}")
     if isinstance(kind, list):
-        if not set(kind) <= {'0', '1'}: raise ValueError(f"{path}: label {name!r} must be declared {{0,1}}, got {{{','.join(kind)}}}")
+        if not set(kind) <= {'0', '1'}:
+            raise ValueError(f"{path}: label {name!r} must be declared {{0,1}}, got {{{','.join(kind)}}}")
         a = np.array([int(v) for v in kind], dtype=float)[a.astype(np.int64)]
-    elif not np.isin(a, (0, 1)).all(): raise ValueError(f"{path}: numeric label {name!r} holds values other than 0 and 1")
+    elif not np.isin(a, (0, 1)).all():
+        raise ValueError(f"{path}: numeric label {name!r} holds values other than 0 and 1")
     return a.astype(np.uint8)
 
 # %% ../nbs/00_data.ipynb #cdfb3711
@@ -558,7 +613,9 @@ def load_arff(path, labels=None, xml=None) -> MultiLabelDataset:
         return h, (None if h.hierarchical else _decode(path, enc, h, _values))
     h, got = _read_text(path, read)
     if h.hierarchical:
-        if labels is not None or xml is not None: raise ValueError(f"{path} is a Clus HMC file: its `hierarchical` attribute holds the labels; do not give labels or xml")
+        if labels is not None or xml is not None:
+            raise ValueError(f"{path} is a Clus HMC file: its `hierarchical` attribute holds the labels; do "
+                             "not give labels or xml")
         return load_hmc_arff(path)
     return _dataset_from_arff(path, *got, h.relation, labels, xml)
 
@@ -587,7 +644,8 @@ def _class_matrix(h:Hierarchy, vals, lines, path) -> np.ndarray:
             j = idx.get(c)
             if j is None:
                 try: j = h.index(c.strip())
-                except ValueError: raise ValueError(f"{path}, line {lines[i]}: class {c!r} is not declared in the hierarchy") from None
+                except ValueError:
+                    raise ValueError(f"{path}, line {lines[i]}: class {c!r} is not declared in the hierarchy") from None
             Y[i, j] = 1
     return h.close(Y)
 
@@ -599,7 +657,8 @@ def _rows_and_lines(rows, attributes, sparse, lines):
 def _read_hmc(path:Path, encoding:str):
     "(header, attributes, rows, row lines) of a Clus HMC file, through the data layer's ARFF reader."
     h = _header(path, encoding)
-    if len(h.hierarchical) != 1: raise _DataError(f"{path}: expected one 'hierarchical' attribute, found {len(h.hierarchical)}")
+    if len(h.hierarchical) != 1:
+        raise _DataError(f"{path}: expected one 'hierarchical' attribute, found {len(h.hierarchical)}")
     attributes, (rows, lines) = _decode(path, encoding, h, _rows_and_lines)
     return h, attributes, rows, lines
 
@@ -618,8 +677,9 @@ def load_hmc_arff(path) -> MultiLabelDataset:
     X = np.array([[r[i] for i in feats] for r in rows], dtype=float)   # None ('?') becomes NaN
     Y = _class_matrix(hier, [r[k] for r in rows], lines, path)
     cats = [attributes[i][1] if isinstance(attributes[i][1], list) else None for i in feats]
-    try: return MultiLabelDataset(X, Y, [attributes[i][0] for i in feats],
-                                  list(hier.classes), np.array([c is not None for c in cats], dtype=bool), cats, hier, _stem(path))
+    nominal = np.array([c is not None for c in cats], dtype=bool)
+    try: return MultiLabelDataset(X, Y, [attributes[i][0] for i in feats], list(hier.classes), nominal, cats, hier,
+                                  _stem(path))
     except ValueError as e: raise ValueError(f"{path}: {e}") from None
 
 # %% ../nbs/00_data.ipynb #a703d54a
@@ -700,7 +760,8 @@ def _download(name:str, base_url:str, home:Path, labels=None) -> Path:
     known = f"{stem}.arff" in MULAN_SHA256 and '/' not in name
     parts = {ext: folder / f".{stem}{ext}.part" for ext in ('.arff', '.xml')}
     try:
-        got = {ext: _fetch(f"{base_url.rstrip('/')}/{name}{ext}", p, ext == '.arff' or known) for ext, p in parts.items()}
+        got = {ext: _fetch(f"{base_url.rstrip('/')}/{name}{ext}", p, ext == '.arff' or known)
+               for ext, p in parts.items()}
         _verify(name, parts, got, known, base_url, labels)
         if got['.xml']: os.replace(parts['.xml'], folder / f"{stem}.xml")
         os.replace(parts['.arff'], folder / f"{stem}.arff")
@@ -722,7 +783,8 @@ def _verify(name, parts, got, known, base_url, labels=None):
 
 # %% ../nbs/00_data.ipynb #96c26fa8
 def _refuse_directory(name, data_home=None):
-    "A ValueError naming `name` if it is a directory (a path, or a folder of the data home or bundled data) and no data set."
+    """A ValueError naming `name` if it is a directory (a path, or a folder of the data home or bundled data)
+    and no data set."""
     try:
         if find_dataset(name, data_home) is not None: return
     except ValueError: pass                                 # not a valid name, but it may still be a path
@@ -730,8 +792,9 @@ def _refuse_directory(name, data_home=None):
     p = Path(name).expanduser()
     d = next((d for d in (p, get_data_home(data_home) / p, BUNDLED_DATA / p) if d.is_dir()), None)
     if d is not None: raise ValueError(
-        f"{str(name)!r} is a directory ({d.absolute()}), not a data set: expected an ARFF file (.arff, .arff.gz) or the name "
-        f"of a data set in the data home or bundled with relieffml, such as 'emotions' (list_datasets())")
+        f"{str(name)!r} is a directory ({d.absolute()}), not a data set: expected an ARFF file (.arff, "
+        ".arff.gz) or the name of a data set in the data home or bundled with relieffml, such as 'emotions' "
+        "(list_datasets())")
 
 # %% ../nbs/00_data.ipynb #a1f7c002
 def _registered(name) -> str | None:
@@ -801,12 +864,14 @@ REDUNDANT_SD = 0.05  # standard deviation of the noise added to redundant copies
 
 def _check_int(v, arg:str, lo:int) -> int:
     "`v` as an int ≥ `lo`, a ValueError naming `arg` otherwise."
-    if not isinstance(v, numbers.Integral) or isinstance(v, bool) or v < lo: raise ValueError(f"{arg} must be an int >= {lo}, got {v!r}")
+    if not isinstance(v, numbers.Integral) or isinstance(v, bool) or v < lo:
+        raise ValueError(f"{arg} must be an int >= {lo}, got {v!r}")
     return int(v)
 
 def _check_fraction(v, arg:str, hi:float=1.0) -> float:
     "`v` as a float in [0, hi], a ValueError naming `arg` otherwise."
-    if not isinstance(v, numbers.Real) or isinstance(v, bool) or not 0 <= v <= hi: raise ValueError(f"{arg} must be a number in [0, {hi}], got {v!r}")
+    if not isinstance(v, numbers.Real) or isinstance(v, bool) or not 0 <= v <= hi:
+        raise ValueError(f"{arg} must be a number in [0, {hi}], got {v!r}")
     return float(v)
 
 # %% ../nbs/00_data.ipynb #83a171ba
@@ -814,8 +879,11 @@ def _check_relevance_args(n_samples, n_features, n_labels, n_relevant, n_redunda
     "Validate the sizes of `make_multilabel_relevance`."
     n, d, q, r, m = (_check_int(v, a, lo) for v, a, lo in ((n_samples, 'n_samples', 1), (n_features, 'n_features', 2),
                      (n_labels, 'n_labels', 1), (n_relevant, 'n_relevant', 2), (n_redundant, 'n_redundant', 0)))
-    if q == 1 and r != 2: raise ValueError(f"with n_labels=1 the only label is the XOR of two features: n_relevant must be 2, got {r}")
-    if r < q + 1: raise ValueError(f"n_relevant must be >= n_labels + 1 = {q + 1} (two for the XOR label, one per other label), got {r}")
+    if q == 1 and r != 2:
+        raise ValueError(f"with n_labels=1 the only label is the XOR of two features: n_relevant must be 2, got {r}")
+    if r < q + 1:
+        raise ValueError(f"n_relevant must be >= n_labels + 1 = {q + 1} (two for the XOR label, one per other "
+                         f"label), got {r}")
     if r + m > d: raise ValueError(f"n_relevant + n_redundant = {r + m} exceeds n_features = {d}")
     return n, d, q, r, m
 
@@ -838,7 +906,8 @@ def make_multilabel_relevance(n_samples=300, n_features=20, n_labels=4, n_releva
     "Synthetic multi-label data with known relevant, redundant and XOR-interacting features (eq. 3–5)."
     n, d, q, r, m = _check_relevance_args(n_samples, n_features, n_labels, n_relevant, n_redundant)
     noise = _check_fraction(noise, 'noise', 0.5)
-    nominal_fraction, missing_fraction = _check_fraction(nominal_fraction, 'nominal_fraction'), _check_fraction(missing_fraction, 'missing_fraction')
+    nominal_fraction = _check_fraction(nominal_fraction, 'nominal_fraction')
+    missing_fraction = _check_fraction(missing_fraction, 'missing_fraction')
     rng = as_generator(random_state)
     Z, Y, groups, src = _relevance_latent(rng, n, d, q, r, m, noise)
     cand = np.r_[0:r, r + m:d]

@@ -8,7 +8,8 @@ Docs: https://relieffml.github.io/relieffml/distributed.html.md"""
 __all__ = ['BLOCK_SIZE', 'chunk_stats', 'merge_stats', 'summary_matrix', 'prepare_from_stats', 'chunk_entrants', 'replay',
            'merge_entrants', 'constants', 'chunk_task', 'compute', 'tree_reduce', 'check_codes', 'dask_prepare',
            'fetch_rows', 'dask_neighbors', 'sample_rows', 'dask_knn_pools', 'dask_run', 'DaskFeatures', 'frame_part',
-           'frame_to_array', 'check_dask_array', 'as_dask_features', 'is_dask_collection']
+           'frame_to_array', 'check_dask_array', 'as_dask_features', 'is_dask_collection', 'handles',
+           'as_backend_features', 'target_message']
 
 # %% ../nbs/07_distributed.ipynb #3e1ac909
 import numpy as np
@@ -21,7 +22,8 @@ from .data import nominal_mask
 
 # %% ../nbs/07_distributed.ipynb #d62623c2
 def chunk_stats(block, nominal):
-    "Column minima and maxima, whether a value is missing or infinite, and each nominal column's codes, of one row chunk."
+    """Column minima and maxima, whether a value is missing or infinite, and each nominal column's codes, of one
+    row chunk."""
     block = np.asarray(block, np.float64)
     with np.errstate(invalid='ignore'):
         mn = np.fmin.reduce(block, axis=0, initial=np.nan)
@@ -92,7 +94,8 @@ def replay(start, ecnt, eidx, edist, k, idx, cnt):
             for h in range(C):
                 for u in range(start[h, i, p], start[h, i, p] + ecnt[h, i, p]):
                     if c < k:
-                        t = c; c += 1
+                        t = c
+                        c += 1
                     elif edist[u] < sd[wt]: t = wt
                     else: continue
                     sd[t], si[t] = edist[u], eidx[u]
@@ -109,7 +112,8 @@ def merge_entrants(parts, k:int):
     sizes = np.array([len(p[1]) for p in parts], np.int64)
     base = np.concatenate(([0], np.cumsum(sizes)[:-1]))
     start = (base[:, None] + np.cumsum(ecnt.reshape(C, -1), axis=1) - ecnt.reshape(C, -1)).reshape(C, m, P)
-    eidx = np.concatenate([p[1] for p in parts]); edist = np.concatenate([p[2] for p in parts])
+    eidx = np.concatenate([p[1] for p in parts])
+    edist = np.concatenate([p[2] for p in parts])
     idx, cnt = np.full((m, P, k), -1, np.int64), np.zeros((m, P), np.int64)
     replay(start, ecnt, eidx, edist, k, idx, cnt)
     return idx, cnt
@@ -130,7 +134,8 @@ def chunk_task(block, off, S, Xs, memb, prep, metric, weights, k):
 
 # %% ../nbs/07_distributed.ipynb #4db264ca
 def compute(*objs, scheduler=None):
-    "`dask.compute` on `scheduler` (a source's `scheduler`; None: the one in effect now); a failure becomes a RuntimeError saying so."
+    """`dask.compute` on `scheduler` (a source's `scheduler`; None: the one in effect now); a failure becomes a
+    RuntimeError saying so."""
     import asyncio, dask
     try: return dask.compute(*objs, scheduler=scheduler)
     except (Exception, asyncio.CancelledError) as e:
@@ -149,7 +154,8 @@ def check_codes(codes):
     "A ValueError for the first nominal feature whose codes are not non-negative integers."
     for f, c in codes.items():
         bad = c[(c < 0) | (c != np.round(c))]
-        if bad.size: raise ValueError(f"nominal feature {f} must hold non-negative integer codes (or NaN), got e.g. {bad[0]!r}")
+        if bad.size:
+            raise ValueError(f"nominal feature {f} must hold non-negative integer codes (or NaN), got e.g. {bad[0]!r}")
 
 # %% ../nbs/07_distributed.ipynb #b0c62ccc
 def dask_prepare(src, nominal=None, n_values=None)->Prepared:
@@ -205,7 +211,8 @@ def dask_run(src, prep:Prepared, samples, pools, rule, metric='manhattan', weigh
         S = samples[lo:lo + src.block_size]
         idx, cnt = dask_neighbors(src, prep, S, sample_rows(src, S, prep), pools, metric, weights)
         ids = np.union1d(S, idx[idx >= 0])
-        rowmap = np.full(N, -1, np.int64); rowmap[ids] = np.arange(len(ids))
+        rowmap = np.full(N, -1, np.int64)
+        rowmap[ids] = np.arange(len(ids))
         local = constants(prep, fetch_rows(src, ids, prep))
         spec = distance_spec(local, metric, weights, prep.has_missing, rows=rowmap)
         run_lists(S, spec, idx, cnt, rule, n_jobs, first=lo)
@@ -219,7 +226,7 @@ class DaskFeatures:
     def __init__(self, X, nominal, n_values=None, block_size=None):
         from dask.base import get_scheduler
         self.X, self.nominal, self.n_values = X, np.asarray(nominal, bool), n_values
-        self.scheduler = get_scheduler(collections=[X])                  # the client's `get`, or the configured or default one
+        self.scheduler = get_scheduler(collections=[X])         # the client's `get`, or the configured or default one
         self.shape, self.ndim = tuple(int(s) for s in X.shape), 2
         b = BLOCK_SIZE if block_size is None else block_size
         self.block_size = CHUNK * max(1, -(-int(b) // CHUNK))          # whole accumulator blocks
@@ -229,16 +236,19 @@ class DaskFeatures:
     def run(self, prep, samples, pools, rule, metric='manhattan', weights=None, n_jobs=None):
         return dask_run(self, prep, samples, pools, rule, metric, weights, n_jobs)
     def gather_columns(self, cols):
-        "The columns `cols` (N×len(cols)) in this process, with a warning that says how much is gathered (MML-RF's subset search)."
+        """The columns `cols` (N×len(cols)) in this process, with a warning that says how much is gathered
+        (MML-RF's subset search)."""
         import warnings
         cols = np.asarray(cols, np.int64)
-        warnings.warn(f"gathering {len(cols)} of {self.shape[1]} columns ({self.shape[0] * len(cols) * 8 / 2**20:.1f} MiB) "
-                      "into this process: MML-RF's redundancy search reads the pre-selected features whole", UserWarning, stacklevel=3)
+        warnings.warn(f"gathering {len(cols)} of {self.shape[1]} columns "
+                      f"({self.shape[0] * len(cols) * 8 / 2**20:.1f} MiB) into this process: MML-RF's redundancy "
+                      "search reads the pre-selected features whole", UserWarning, stacklevel=3)
         return np.asarray(compute(self.X[:, cols], scheduler=self.scheduler)[0], np.float64)
 
 # %% ../nbs/07_distributed.ipynb #27511ba7
 def frame_part(pdf, cats):
-    "One pandas partition as float64 columns 0..D−1: categories as codes (`cats[f]`, NaN if missing), numbers as they are."
+    """One pandas partition as float64 columns 0..D−1: categories as codes (`cats[f]`, NaN if missing), numbers
+    as they are."""
     import pandas as pd
     out = np.empty(pdf.shape)
     for f, (name, col) in enumerate(pdf.items()):
@@ -252,7 +262,8 @@ def frame_part(pdf, cats):
 def frame_to_array(df):
     "A dask DataFrame as a row-chunked float64 dask array, its auto nominal mask and category counts."
     import pandas as pd
-    D = len(df.columns); auto, nv, cats = np.zeros(D, bool), np.zeros(D, np.int64), {}
+    D = len(df.columns)
+    auto, nv, cats = np.zeros(D, bool), np.zeros(D, np.int64), {}
     for f, (name, dtype) in enumerate(df.dtypes.items()):
         if isinstance(dtype, pd.CategoricalDtype):
             col = df[name].cat.as_known()
@@ -275,6 +286,7 @@ def check_dask_array(X):
     if len(X.chunks[1]) > 1: X = X.rechunk({1: -1})   # whole rows per chunk: each chunk joins its own pieces
     return X.astype(np.float64)
 
+# %% ../nbs/07_distributed.ipynb #db5c424cb
 def as_dask_features(X, nominal='auto', block_size=None):
     "`(DaskFeatures, info)` of a dask array or DataFrame, as `as_features` gives `(X, info)` for in-memory data."
     info, auto, nv = dict(feature_names=None, label_names=None, dataset=None, categories=None), None, None
@@ -287,6 +299,20 @@ def as_dask_features(X, nominal='auto', block_size=None):
     info.update(nominal=mask, n_values=np.zeros(X.shape[1], np.int64) if nv is None else np.asarray(nv, np.int64))
     return DaskFeatures(X, mask, info['n_values'], block_size), info
 
+# %% ../nbs/07_distributed.ipynb #c8f7f2b5c
 def is_dask_collection(X)->bool:
     "Whether `X` is a dask array or DataFrame (checked without importing dask)."
     return type(X).__module__.split('.')[0] in ('dask', 'dask_expr') and hasattr(X, 'dask')
+
+def handles(X)->bool:
+    "Back-end protocol: whether this module takes `X`, a dask array or DataFrame."
+    return is_dask_collection(X)
+
+def as_backend_features(X, nominal='auto'):
+    "Back-end protocol: `as_dask_features` of `X`, with the default block size."
+    return as_dask_features(X, nominal)
+
+def target_message(name:str)->str:
+    "Back-end protocol: why a target `name` held by Dask is refused, and how to bring it into memory."
+    return (f"{name} is a dask collection: the target must be in memory (pass {name}.compute()); "
+            "only X may stay on the workers")

@@ -45,7 +45,8 @@ def _output_classes(learner, q:int, n_out:int):
     cl = getattr(learner, "classes_", None)
     if isinstance(cl, list) and len(cl) == n_out: return np.asarray(cl[q])
     ests = getattr(learner, "estimators_", None)
-    if isinstance(ests, list) and len(ests) == n_out and hasattr(ests[q], "classes_"): return np.asarray(ests[q].classes_)
+    if isinstance(ests, list) and len(ests) == n_out and hasattr(ests[q], "classes_"):
+        return np.asarray(ests[q].classes_)
     return None
 
 def _label_scores(learner, proba)->np.ndarray:
@@ -67,7 +68,8 @@ def _label_scores(learner, proba)->np.ndarray:
 def _scores_of(learner, X)->np.ndarray:
     "Label scores of a fitted learner, or a ValueError if it has no `predict_proba`."
     if not hasattr(learner, "predict_proba"):
-        raise ValueError(f"ranking metrics need label scores, but learner {type(learner).__name__} has no predict_proba")
+        raise ValueError(f"ranking metrics need label scores, but learner {type(learner).__name__} has no "
+                         "predict_proba")
     return _label_scores(learner, learner.predict_proba(X))
 
 def _score_learner(learner, Xtr, Ytr, Xte, Yte, metrics)->dict:
@@ -122,18 +124,21 @@ def _support_of(selector, D:int)->np.ndarray:
     if not hasattr(selector, "get_support"):
         raise ValueError(f"mode='support' needs a selector with get_support(); {type(selector).__name__} has none")
     mask = np.asarray(selector.get_support())
-    if mask.dtype != bool or mask.shape != (D,): raise ValueError(f"get_support() must return a boolean mask of {D} features, got {mask.dtype} {mask.shape}")
+    if mask.dtype != bool or mask.shape != (D,):
+        raise ValueError(f"get_support() must return a boolean mask of {D} features, got {mask.dtype} {mask.shape}")
     if not mask.any(): raise ValueError(f"{type(selector).__name__} kept no feature in a training fold")
     return np.flatnonzero(mask)
 
 # %% ../nbs/31_evaluation.ipynb #5d5d3784
 def _takes_dataset(est)->bool:
-    "`est` reads a `MultiLabelDataset`'s nominal mask: a relieffml estimator (a `nominal` parameter), or a Pipeline starting with one."
+    """`est` reads a `MultiLabelDataset`'s nominal mask: a relieffml estimator (a `nominal` parameter), or a
+    Pipeline starting with one."""
     if hasattr(est, "steps"): return bool(est.steps) and _takes_dataset(est.steps[0][1])
     return hasattr(est, "get_params") and "nominal" in est.get_params(deep=False)
 
 def _part(learner, ds, X, rows):
-    "Rows `rows` as `learner` is given them: the data set's own (nominal mask and categories kept) when it reads one, else X's."
+    """Rows `rows` as `learner` is given them: the data set's own (nominal mask and categories kept) when it
+    reads one, else X's."""
     return ds.subset(rows) if ds is not None and hasattr(ds, "subset") and _takes_dataset(learner) else X[rows]
 
 def _columns(part, cols):
@@ -148,7 +153,8 @@ def _warn_codes(learner, ds):
     if nominal is None or not np.any(nominal) or _takes_dataset(learner): return
     if not getattr(learner, "reads_features", True): return
     warnings.warn(f"{type(learner).__name__} takes no nominal mask: the {int(np.sum(nominal))} nominal feature(s) of "
-                  f"{getattr(ds, 'name', '') or 'the data set'} reach it as integer codes, measured as numbers", UserWarning, stacklevel=3)
+                  f"{getattr(ds, 'name', '') or 'the data set'} reach it as integer codes, measured as "
+                  "numbers", UserWarning, stacklevel=3)
 
 # %% ../nbs/31_evaluation.ipynb #9c2260d4
 def _fold_score(learner, tr, Ytr, te, Yte, metrics, cols=None)->dict:
@@ -156,9 +162,11 @@ def _fold_score(learner, tr, Ytr, te, Yte, metrics, cols=None)->dict:
     return _score_learner(clone(learner), _columns(tr, cols), Ytr, _columns(te, cols), Yte, metrics)
 
 def _run_fold(fold, train, test, ranker, learner, ds, X, Y, fractions, mode, metrics, keep:bool=False)->tuple:
-    "Rows `(fraction, metric, value)` of one fold, its ranking (or kept features, or None), and the fitted ranker if `keep`."
+    """Rows `(fraction, metric, value)` of one fold, its ranking (or kept features, or None), and the fitted
+    ranker if `keep`."""
     tr, te, Ytr, Yte = _part(learner, ds, X, train), _part(learner, ds, X, test), Y[train], Y[test]
-    if ranker is None: return fold, [(1.0, m, v) for m, v in _fold_score(learner, tr, Ytr, te, Yte, metrics).items()], None, None
+    if ranker is None:
+        return fold, [(1.0, m, v) for m, v in _fold_score(learner, tr, Ytr, te, Yte, metrics).items()], None, None
     r = _fit_ranker(ranker, ds, X, Y, train)
     kept = r if keep else None
     if mode == "support":
@@ -182,23 +190,35 @@ def _folds_of(folds, X, Y, random_state)->list:
 
 def _check_evaluate_args(learner, folds, X, Y, subset_fractions, mode, metrics, random_state)->tuple:
     "Validated `(fold list, fractions, metrics)`."
-    if mode not in ("subset", "weights", "support"): raise ValueError(f"mode must be 'subset', 'weights' or 'support', got {mode!r}")
+    if mode not in ("subset", "weights", "support"):
+        raise ValueError(f"mode must be 'subset', 'weights' or 'support', got {mode!r}")
     if mode == "weights" and "feature_weights" not in learner.get_params():
-        raise ValueError(f"mode='weights' needs a learner with a feature_weights parameter; {type(learner).__name__} has none")
+        raise ValueError("mode='weights' needs a learner with a feature_weights parameter; "
+                         f"{type(learner).__name__} has none")
     fr = tuple(float(p) for p in subset_fractions)
-    if not fr or any(not 0 < p <= 1 for p in fr): raise ValueError(f"subset_fractions must lie in (0, 1], got {subset_fractions!r}")
+    if not fr or any(not 0 < p <= 1 for p in fr):
+        raise ValueError(f"subset_fractions must lie in (0, 1], got {subset_fractions!r}")
     metrics = (metrics,) if isinstance(metrics, str) else tuple(metrics)
     bad = [m for m in metrics if m not in METRICS]
     if bad or not metrics: raise ValueError(f"metrics: unknown name(s) {bad}; known: {list(METRICS)}")
     return _folds_of(folds, X, Y, random_state), fr, metrics
 
+# %% ../nbs/31_evaluation.ipynb #4b8f358bb
+def _evaluation_result(out, name, method, return_rankings:bool, return_estimators:bool):
+    "`evaluate`'s answer from the sorted `(fold, rows, ranking, ranker)` of every fold: the table, then the extras."
+    df = pd.DataFrame([(name, f, method, p, m, v) for f, rows, _, _ in out for p, m, v in rows],
+                      columns=["dataset", "fold", "method", "fraction", "metric", "value"])
+    extra = ([[rk for _, _, rk, _ in out if rk is not None]] if return_rankings else []) + \
+            ([[r for _, _, _, r in out if r is not None]] if return_estimators else [])
+    return (df, *extra) if extra else df
+
 # %% ../nbs/31_evaluation.ipynb #4b8f358b
 def evaluate(ranker,                      # scikit-learn style ranker (`fit(X, Y)`, `ranking_`, `weights_`), or None
              learner,                     # multi-label classifier: `fit`, `predict`, optionally `predict_proba`
              dataset,                     # a `MultiLabelDataset` or an `(X, Y)` pair
-             folds=10,                    # number of stratified folds, a scikit-learn splitter, or `(train, test)` pairs
+             folds=10,                    # number of stratified folds, a scikit-learn splitter, or (train, test) pairs
              subset_fractions=FRACTIONS,  # shares of top-ranked features to keep (mode "subset")
-             mode:str="subset",           # "subset": top-p; "weights": `feature_weights=weights_`; "support": `get_support()`
+             mode:str="subset",           # "subset": top-p; "weights": feature_weights; "support": get_support()
              metrics=PAPER_METRICS,       # names in `relieffml.metrics.METRICS`
              method:str=None,             # the `method` column (default: the ranker's class name, "none")
              random_state:int=0,          # seed of the folds
@@ -212,17 +232,13 @@ def evaluate(ranker,                      # scikit-learn style ranker (`fit(X, Y
     _warn_codes(learner, ds)
     folds, fr, metrics = _check_evaluate_args(learner, folds, X, Y, subset_fractions, mode, metrics, random_state)
     method = method or ("none" if ranker is None else type(ranker).__name__)
-    jobs = (delayed(_run_fold)(i, tr, te, ranker, learner, ds, X, Y, fr, mode, metrics, return_estimators) for i, (tr, te) in enumerate(folds))
+    jobs = (delayed(_run_fold)(i, tr, te, ranker, learner, ds, X, Y, fr, mode, metrics, return_estimators)
+            for i, (tr, te) in enumerate(folds))
     out = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
     if progress:
         from tqdm.auto import tqdm
         out = tqdm(out, total=len(folds), desc=f"{name or 'data'} / {method}")
-    out = sorted(out, key=lambda t: t[0])
-    df = pd.DataFrame([(name, f, method, p, m, v) for f, rows, _, _ in out for p, m, v in rows],
-                      columns=["dataset", "fold", "method", "fraction", "metric", "value"])
-    extra = ([[rk for _, _, rk, _ in out if rk is not None]] if return_rankings else []) + \
-            ([[r for _, _, _, r in out if r is not None]] if return_estimators else [])
-    return (df, *extra) if extra else df
+    return _evaluation_result(sorted(out, key=lambda t: t[0]), name, method, return_rankings, return_estimators)
 
 # %% ../nbs/31_evaluation.ipynb #2e4b8a8d
 def _ffa_steps(steps, D:int)->np.ndarray:
@@ -238,17 +254,22 @@ def _ffa_steps(steps, D:int)->np.ndarray:
 
 # %% ../nbs/31_evaluation.ipynb #84d6a12a
 def _check_split(X_train, Y_train, X_test, Y_test)->tuple:
-    if X_test is None or Y_test is None or Y_train is None: raise ValueError("without cv, pass X_train, Y_train, X_test and Y_test")
+    if X_test is None or Y_test is None or Y_train is None:
+        raise ValueError("without cv, pass X_train, Y_train, X_test and Y_test")
     Xtr, Xte = _dense(X_train).astype(np.float64), _dense(X_test).astype(np.float64)
     Ytr, Yte = as_binary(Y_train, "Y_train").astype(np.uint8), as_binary(Y_test, "Y_test").astype(np.uint8)
-    if Xtr.ndim != 2 or Xtr.shape[0] != Ytr.shape[0]: raise ValueError(f"X_train {Xtr.shape} must be 2-D with one row per row of Y_train {Ytr.shape}")
-    if Xte.ndim != 2 or Xte.shape != (Yte.shape[0], Xtr.shape[1]): raise ValueError(f"X_test {Xte.shape} must have one row per row of Y_test {Yte.shape} and the columns of X_train")
+    if Xtr.ndim != 2 or Xtr.shape[0] != Ytr.shape[0]:
+        raise ValueError(f"X_train {Xtr.shape} must be 2-D with one row per row of Y_train {Ytr.shape}")
+    if Xte.ndim != 2 or Xte.shape != (Yte.shape[0], Xtr.shape[1]):
+        raise ValueError(f"X_test {Xte.shape} must have one row per row of Y_test {Yte.shape} and the columns "
+                         "of X_train")
     if Yte.shape[1] != Ytr.shape[1]: raise ValueError(f"Y_test has {Yte.shape[1]} labels, Y_train {Ytr.shape[1]}")
     return Xtr, Ytr, Xte, Yte
 
 def _check_ranking_vector(ranking, D:int)->np.ndarray:
     r = np.asarray(ranking)
-    if r.ndim != 1 or not np.issubdtype(r.dtype, np.integer) or r.size == 0 or r.min() < 0 or r.max() >= D or np.unique(r).size != r.size:
+    if (r.ndim != 1 or not np.issubdtype(r.dtype, np.integer) or r.size == 0 or r.min() < 0 or r.max() >= D
+            or np.unique(r).size != r.size):
         raise ValueError(f"ranking must be distinct feature indices in [0, {D}), best first")
     return r.astype(np.int64)
 
@@ -258,12 +279,14 @@ def _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns=N
         raise ValueError("with cv, pass the whole data set (a dataset, or X_train and Y_train) and no X_test / Y_test")
     X, Y, _, ds = _unpack(X_train if Y_train is None else (X_train, Y_train))
     cols = np.arange(Y.shape[1]) if label_columns is None else np.asarray(label_columns, np.int64).ravel()
-    if cols.size == 0 or cols.min() < 0 or cols.max() >= Y.shape[1]: raise ValueError(f"label_columns must be label indices in [0, {Y.shape[1]})")
+    if cols.size == 0 or cols.min() < 0 or cols.max() >= Y.shape[1]:
+        raise ValueError(f"label_columns must be label indices in [0, {Y.shape[1]})")
     return X, Y, Y[:, cols], ds, _folds_of(cv, X, Y, random_state)
 
 # %% ../nbs/31_evaluation.ipynb #a6672c39
 def _ffa_values(r, learner, Xtr, Ytr, Xte, Yte, metric:str, sizes)->np.ndarray:
-    "Algorithm 2 on one split: `metric` of a fresh `learner` on the top-k features of ranking `r`, for k in `sizes` (parts: arrays or data sets)."
+    """Algorithm 2 on one split: `metric` of a fresh `learner` on the top-k features of ranking `r`, for k in
+    `sizes` (parts: arrays or data sets)."""
     return np.array([_fold_score(learner, Xtr, Ytr, Xte, Yte, (metric,), r[:k])[metric] for k in sizes])
 
 def _ffa_fold(ranking, learner, ds, X, Y, Yl, tr, te, metric:str, sizes)->np.ndarray:
@@ -277,7 +300,8 @@ def _check_metric(metric:str):
 # %% ../nbs/31_evaluation.ipynb #e7e2ec86
 def ffa_curve(ranking, learner, X_train, Y_train=None, X_test=None, Y_test=None, metric:str="pooled_auprc",
               steps=None, cv=None, random_state:int=0, label_columns=None, n_jobs:int=1)->pd.DataFrame:
-    "Forward feature addition (Slavkov et al. 2013, Alg. 2) of a ranking on one split, or of a ranker refitted per fold (`cv`; `n_jobs` folds at once)."
+    """Forward feature addition (Slavkov et al. 2013, Alg. 2) of a ranking on one split, or of a ranker refitted
+    per fold (`cv`; `n_jobs` folds at once)."""
     _check_metric(metric)
     if cv is None:
         Xtr, Ytr, Xte, Yte = _check_split(X_train, Y_train, X_test, Y_test)
@@ -285,32 +309,38 @@ def ffa_curve(ranking, learner, X_train, Y_train=None, X_test=None, Y_test=None,
         sizes = _ffa_steps(steps, r.size)
         return pd.DataFrame({"n_features": sizes, "value": _ffa_values(r, learner, Xtr, Ytr, Xte, Yte, metric, sizes)})
     if not hasattr(ranking, "fit"):
-        raise ValueError("with cv, ranking must be an unfitted ranker (fit, ranking_): a ranking fitted on all rows has seen the test folds")
+        raise ValueError("with cv, ranking must be an unfitted ranker (fit, ranking_): a ranking fitted on all "
+                         "rows has seen the test folds")
     X, Y, Yl, ds, folds = _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns)
     _warn_codes(learner, ds)
     sizes = _ffa_steps(steps, X.shape[1])
-    V = np.array(Parallel(n_jobs=n_jobs)(delayed(_ffa_fold)(ranking, learner, ds, X, Y, Yl, tr, te, metric, sizes) for tr, te in folds))
+    V = np.array(Parallel(n_jobs=n_jobs)(delayed(_ffa_fold)(ranking, learner, ds, X, Y, Yl, tr, te, metric, sizes)
+                                         for tr, te in folds))
     return pd.DataFrame({"n_features": sizes, "value": V.mean(0), "std": V.std(0, ddof=1) if len(V) > 1 else 0.})
 
 # %% ../nbs/31_evaluation.ipynb #1a1ba58c
 def random_ffa_baseline(learner, X_train, Y_train=None, X_test=None, Y_test=None, metric:str="pooled_auprc", steps=None,
                         n_random:int=50, random_state:int=0, cv=None, label_columns=None, n_jobs:int=1)->pd.DataFrame:
-    "Expected FFA curve of a random ranking, eq. 2: mean over `n_random` permutations (per fold with `cv`, then over folds; `n_jobs` at once)."
+    """Expected FFA curve of a random ranking, eq. 2: mean over `n_random` permutations (per fold with `cv`,
+    then over folds; `n_jobs` at once)."""
     n_random = _check_int(n_random, "n_random", 1)
     _check_metric(metric)
     rng = as_generator(random_state)
     if cv is None:
         Xtr, Ytr, Xte, Yte = _check_split(X_train, Y_train, X_test, Y_test)
         sizes = _ffa_steps(steps, Xtr.shape[1])
-        perms = [rng.permutation(Xtr.shape[1]) for _ in range(n_random)]      # drawn first, in order: the same for any n_jobs
-        V = np.stack(Parallel(n_jobs=n_jobs)(delayed(_ffa_values)(r, learner, Xtr, Ytr, Xte, Yte, metric, sizes) for r in perms))
+        perms = [rng.permutation(Xtr.shape[1]) for _ in range(n_random)]   # drawn first, in order: same for any n_jobs
+        V = np.stack(Parallel(n_jobs=n_jobs)(delayed(_ffa_values)(r, learner, Xtr, Ytr, Xte, Yte, metric, sizes)
+                                             for r in perms))
         return pd.DataFrame({"n_features": sizes, "value": V.mean(0), "std": V.std(0)})
     X, _, Y, ds, folds = _cv_data(X_train, Y_train, X_test, Y_test, cv, random_state, label_columns)
     _warn_codes(learner, ds)
     sizes = _ffa_steps(steps, X.shape[1])
-    jobs = [(tr, te, rng.permutation(X.shape[1])) for tr, te in folds for _ in range(n_random)]   # fold by fold, as drawn
-    vals = Parallel(n_jobs=n_jobs)(delayed(_ffa_values)(r, learner, _part(learner, ds, X, tr), Y[tr], _part(learner, ds, X, te), Y[te],
-                                                        metric, sizes) for tr, te, r in jobs)
+    # fold by fold, as drawn
+    jobs = [(tr, te, rng.permutation(X.shape[1])) for tr, te in folds for _ in range(n_random)]
+    vals = Parallel(n_jobs=n_jobs)(delayed(_ffa_values)(r, learner, _part(learner, ds, X, tr), Y[tr],
+                                                        _part(learner, ds, X, te), Y[te], metric, sizes)
+                                   for tr, te, r in jobs)
     V = np.array([np.mean(vals[i * n_random:(i + 1) * n_random], 0) for i in range(len(folds))])
     return pd.DataFrame({"n_features": sizes, "value": V.mean(0), "std": V.std(0, ddof=1) if len(V) > 1 else 0.})
 
@@ -321,10 +351,12 @@ def kuncheva_index(subsets, n_features:int)->float:
     S = [np.asarray(s).ravel() for s in subsets]
     if len(S) < 2: raise ValueError(f"subsets: need at least 2 subsets, got {len(S)}")
     k = S[0].size
-    if any(s.size != k for s in S): raise ValueError(f"subsets must all have the same size, got sizes {[s.size for s in S]}")
+    if any(s.size != k for s in S):
+        raise ValueError(f"subsets must all have the same size, got sizes {[s.size for s in S]}")
     if any(np.unique(s).size != s.size or (s.size and (s.min() < 0 or s.max() >= n)) for s in S):
         raise ValueError(f"subsets must hold distinct feature indices in [0, {n})")
-    if k == 0 or k == n: raise ValueError(f"Kuncheva's index is undefined for subsets of size {k} out of {n} features (0 < k < n)")
+    if k == 0 or k == n:
+        raise ValueError(f"Kuncheva's index is undefined for subsets of size {k} out of {n} features (0 < k < n)")
     ki = [(np.intersect1d(a, b).size * n - k * k) / (k * (n - k)) for i, a in enumerate(S) for b in S[i + 1:]]
     return float(np.mean(ki))
 
@@ -340,15 +372,17 @@ def ranking_stability(rankings, n_features:int, fractions=FRACTIONS)->pd.DataFra
 
 # %% ../nbs/31_evaluation.ipynb #a7c3e1f0
 def _signed_rank_counts(r2)->np.ndarray:
-    "counts[s]: how many of the 2^n sign patterns give the positive (integer) ranks `r2` the sum s (Python ints, exact)."
-    counts = np.zeros(int(np.sum(r2)) + 1, dtype=object); counts[0] = 1
+    """counts[s]: how many of the 2^n sign patterns give the positive (integer) ranks `r2` the sum s (Python
+    ints, exact)."""
+    counts = np.zeros(int(np.sum(r2)) + 1, dtype=object)
+    counts[0] = 1
     for w in r2: counts[w:] = counts[w:] + counts[:counts.size - w]        # each difference positive or not
     return counts
 
 def _exact_pvalue(d, alternative:str, zero_method:str)->float:
     "Exact signed-rank p-value, ties and zeros included: sign patterns counted by their sum of doubled mid-ranks."
     if zero_method == "wilcox": d = d[d != 0]
-    r2 = np.rint(2 * stats.rankdata(np.abs(d))).astype(np.int64)[d != 0]   # doubled mid-ranks are integers; a zero has no sign
+    r2 = np.rint(2 * stats.rankdata(np.abs(d))).astype(np.int64)[d != 0]   # doubled mid-ranks; a zero has no sign
     counts, s, total = _signed_rank_counts(r2), int(r2[d[d != 0] > 0].sum()), 2 ** r2.size
     less, greater = sum(counts[:s + 1]) / total, sum(counts[s:]) / total
     return {"less": less, "greater": greater}.get(alternative, min(1.0, 2 * min(less, greater)))
@@ -357,10 +391,12 @@ def _exact_pvalue(d, alternative:str, zero_method:str)->float:
 # %% ../nbs/31_evaluation.ipynb #e3da80f4
 def wilcoxon_test(a, b, alternative:str="two-sided", zero_method:str="wilcox", method:str="exact",
                   correction:bool=False)->pd.DataFrame:
-    "Wilcoxon signed-rank test of paired `a` and `b` (scipy): `method` 'exact' or 'approx' (normal, optional continuity `correction`)."
+    """Wilcoxon signed-rank test of paired `a` and `b` (scipy): `method` 'exact' or 'approx' (normal, optional
+    continuity `correction`)."""
     a, b = np.asarray(a, np.float64).ravel(), np.asarray(b, np.float64).ravel()
     if a.shape != b.shape: raise ValueError(f"a and b must be paired (same length), got {a.size} and {b.size}")
-    if a.size == 0 or np.isnan(a).any() or np.isnan(b).any(): raise ValueError("a and b must be non-empty and free of NaN")
+    if a.size == 0 or np.isnan(a).any() or np.isnan(b).any():
+        raise ValueError("a and b must be non-empty and free of NaN")
     if method not in ("exact", "approx"): raise ValueError(f"method must be 'exact' or 'approx', got {method!r}")
     if method == "exact" and correction: raise ValueError("correction applies to method='approx' only")
     if not np.any(a != b): raise ValueError("a and b are equal everywhere: no non-zero difference to test")
@@ -373,7 +409,8 @@ def wilcoxon_test(a, b, alternative:str="two-sided", zero_method:str="wilcox", m
 # %% ../nbs/31_evaluation.ipynb #84921582
 def _as_table(table)->pd.DataFrame:
     t = table if isinstance(table, pd.DataFrame) else pd.DataFrame(np.asarray(table, np.float64))
-    if t.ndim != 2 or t.shape[0] < 2 or t.shape[1] < 2: raise ValueError(f"table must have >= 2 rows (data sets) and >= 2 columns (methods), got {t.shape}")
+    if t.ndim != 2 or t.shape[0] < 2 or t.shape[1] < 2:
+        raise ValueError(f"table must have >= 2 rows (data sets) and >= 2 columns (methods), got {t.shape}")
     if t.isna().to_numpy().any(): raise ValueError("table contains NaN")
     return t.astype(np.float64)
 
@@ -393,8 +430,9 @@ def friedman_test(table, greater_is_better:bool=True)->pd.DataFrame:
     ff = (N - 1) * chi2 / (N * (k - 1) - chi2) if N * (k - 1) > chi2 else np.inf     # eq. 6
     p_ff = float(stats.f.sf(ff, k - 1, (k - 1) * (N - 1))) if np.isfinite(ff) else 0.
     r = average_ranks(t, greater_is_better)
-    return pd.DataFrame(dict(method=r.index, average_rank=r.to_numpy(), statistic=chi2, pvalue=float(res.pvalue),
-                             iman_davenport=ff, pvalue_iman_davenport=p_ff, n_datasets=N)).sort_values("average_rank", ignore_index=True)
+    out = pd.DataFrame(dict(method=r.index, average_rank=r.to_numpy(), statistic=chi2, pvalue=float(res.pvalue),
+                            iman_davenport=ff, pvalue_iman_davenport=p_ff, n_datasets=N))
+    return out.sort_values("average_rank", ignore_index=True)
 
 # %% ../nbs/31_evaluation.ipynb #c51b0877
 def nemenyi_cd(n_methods:int, n_datasets:int, alpha:float=0.05)->float:
@@ -406,14 +444,16 @@ def nemenyi_cd(n_methods:int, n_datasets:int, alpha:float=0.05)->float:
 
 # %% ../nbs/31_evaluation.ipynb #d1a2b1c5
 def general_b(Y)->np.ndarray:
-    "Label order of General_B (Spolaôr et al. 2015, §2.3.1): by frequency, ties by co-occurrence with better-ranked labels."
+    """Label order of General_B (Spolaôr et al. 2015, §2.3.1): by frequency, ties by co-occurrence with
+    better-ranked labels."""
     Y = as_binary(Y, "Y").astype(np.int64)
     freq, co = Y.sum(0), Y.T @ Y
     order, left = [], list(range(Y.shape[1]))
     while left:
         cand = [j for j in left if freq[j] == max(freq[i] for i in left)]
         best = max(cand, key=lambda j: (co[j, order].sum(), -j))
-        order.append(best); left.remove(best)
+        order.append(best)
+        left.remove(best)
     return np.asarray(order, np.int64)
 
 # %% ../nbs/31_evaluation.ipynb #9e0351f3
@@ -441,7 +481,8 @@ def plot_metric_vs_size(df:pd.DataFrame, metric:str, dataset:str=None, ax=None):
     d = df[df["metric"] == metric]
     if dataset is not None: d = d[d["dataset"] == dataset]
     if d.empty: raise ValueError(f"no rows for metric {metric!r}" + (f" and dataset {dataset!r}" if dataset else ""))
-    if d["dataset"].nunique() > 1: raise ValueError(f"df holds several data sets {sorted(d['dataset'].unique())}: pass dataset=")
+    if d["dataset"].nunique() > 1:
+        raise ValueError(f"df holds several data sets {sorted(d['dataset'].unique())}: pass dataset=")
     ax = _axes(ax)
     for name, g in d.groupby("method", sort=False):
         s = g.groupby("fraction")["value"].agg(["mean", "std"]).fillna(0.)
@@ -471,7 +512,9 @@ def _cd_groups(ranks:np.ndarray, cd:float)->list:
     for i in range(len(ranks)):
         j = i
         while j + 1 < len(ranks) and ranks[j + 1] - ranks[i] < cd: j += 1
-        if j > i and j > last: groups.append((i, j)); last = j
+        if j > i and j > last:
+            groups.append((i, j))
+            last = j
     return groups
 
 # %% ../nbs/31_evaluation.ipynb #3ff0e1fe
@@ -484,7 +527,8 @@ def plot_critical_difference(avg_ranks, cd:float, ax=None):
     ax = _axes(ax, figsize=(5, 1.2 + 0.25 * k))
     ax.hlines(0, 1, hi, color="k", lw=1)                                   # the rank axis
     for t in range(1, hi + 1):
-        ax.vlines(t, 0, .08, color="k", lw=1); ax.text(t, .14, str(t), ha="center", fontsize="small")
+        ax.vlines(t, 0, .08, color="k", lw=1)
+        ax.text(t, .14, str(t), ha="center", fontsize="small")
     ax.hlines(.5, 1, 1 + cd, color="k", lw=1.5)
     ax.text(1 + cd / 2, .58, f"CD = {cd:.2f}", ha="center", fontsize="small")
     for g, (i, j) in enumerate(groups):                                    # not significantly different
@@ -494,7 +538,9 @@ def plot_critical_difference(avg_ranks, cd:float, ax=None):
         left = i < (k + 1) // 2
         y, x = top - .25 * (i if left else k - 1 - i), (1 - .3 if left else hi + .3)
         ax.plot([v, v, x], [0, y, y], color="k", lw=.8)
-        ax.text(x - .05 if left else x + .05, y, f"{name} ({v:.2f})", ha="right" if left else "left", va="center", fontsize="small")
-    ax.set_xlim(.5, hi + .5); ax.set_ylim(top - .25 * ((k + 1) // 2), .8)
+        ax.text(x - .05 if left else x + .05, y, f"{name} ({v:.2f})", ha="right" if left else "left", va="center",
+                fontsize="small")
+    ax.set_xlim(.5, hi + .5)
+    ax.set_ylim(top - .25 * ((k + 1) // 2), .8)
     ax.axis("off")
     return ax

@@ -201,7 +201,9 @@ def _remove_empty(folders:list):
 def _locked(folder:Path):
     "An exclusive lock on `folder` for this process (flock on the directory; no lock file)."
     try: import fcntl
-    except ImportError: yield; return                     # no flock (Windows): the atomic rename still holds
+    except ImportError:                                   # no flock (Windows): the atomic rename still holds
+        yield
+        return
     fd = os.open(folder, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)

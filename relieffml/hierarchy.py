@@ -27,10 +27,14 @@ def _dfs(children:dict, root:str):
                 cyc = path[path.index(ch):] + [ch]
                 raise ValueError(f"hierarchy has a cycle: {' -> '.join(map(str, cyc))}")
             if s is None:
-                state[ch] = 1; pre.append(ch)
-                stack.append((ch, iter(children.get(ch, ())))); break
+                state[ch] = 1
+                pre.append(ch)
+                stack.append((ch, iter(children.get(ch, ()))))
+                break
         else:
-            state[node] = 2; post.append(node); stack.pop()
+            state[node] = 2
+            post.append(node)
+            stack.pop()
     return pre, post[:-1]
 
 # %% ../nbs/00b_hierarchy.ipynb #c98176c8
@@ -43,11 +47,13 @@ def _edge_maps(edges, root:str):
     "(children, parents) of the (parent, child) pairs `edges`, in first-mention order, repeats dropped."
     children, parents = {}, {}
     for e in edges:
-        if isinstance(e, str) or not hasattr(e, '__len__') or len(e) != 2: raise ValueError(f"hierarchy edges must be (parent, child) pairs, got {e!r}")
+        if isinstance(e, str) or not hasattr(e, '__len__') or len(e) != 2:
+            raise ValueError(f"hierarchy edges must be (parent, child) pairs, got {e!r}")
         p, c = (root if e[0] == root else _class_name(e[0], e)), _class_name(e[1], e)
         if c == root: raise ValueError(f"hierarchy edge {e!r}: the root {root!r} cannot be a child")
         if c in children.setdefault(p, []): continue          # a repeated edge means nothing more
-        children[p].append(c); parents.setdefault(c, []).append(p)
+        children[p].append(c)
+        parents.setdefault(c, []).append(p)
     return children, parents
 
 # %% ../nbs/00b_hierarchy.ipynb #ed04e925
@@ -131,9 +137,11 @@ def _check_Y(h, Y, name="Y") -> np.ndarray:
     Y = np.asarray(Y)
     if Y.ndim != 2 or Y.shape[1] != len(h):
         raise ValueError(f"{name} must be 2-D with {len(h)} columns (one per class), got shape {Y.shape}")
-    if Y.dtype.kind not in "biuf" or (Y.dtype.kind == "f" and np.isnan(Y).any()): raise ValueError(f"{name} must hold only 0/1 values")
+    if Y.dtype.kind not in "biuf" or (Y.dtype.kind == "f" and np.isnan(Y).any()):
+        raise ValueError(f"{name} must hold only 0/1 values")
     Yu = Y.astype(np.uint8)
-    if Y.dtype != bool and (not np.array_equal(Yu, Y) or (Y.size and Yu.max() > 1)): raise ValueError(f"{name} must hold only 0/1 values")
+    if Y.dtype != bool and (not np.array_equal(Yu, Y) or (Y.size and Yu.max() > 1)):
+        raise ValueError(f"{name} must hold only 0/1 values")
     return Yu
 
 def _close(h, Y) -> np.ndarray:
@@ -166,21 +174,42 @@ class Hierarchy:
     classes, class_index, parents, depth : pre-order names, name → position, parent positions, depth
     under_root : ndarray of bool, whether the root is among a class's parents
     """
+    # One definition over 30 lines: the class is the hierarchy's API; each method is a docstring and a call
+    # to the function above that implements and tests it.
     def __init__(self, edges, root:str="root"): _build(self, edges, root)
     def __len__(self): return len(self.classes)
-    def __repr__(self): return f"Hierarchy({'tree' if self.is_tree else 'DAG'}, {len(self)} classes, max depth {self.max_depth:g})"
+    def __repr__(self):
+        return f"Hierarchy({'tree' if self.is_tree else 'DAG'}, {len(self)} classes, max depth {self.max_depth:g})"
     @property
     def max_depth(self) -> float: return float(self.depth.max())
     @classmethod
-    def from_paths(cls, paths, sep:str="/"): "Tree from paths such as `2/1/3` (any order; ancestors implied)."; return cls(_path_edges(paths, sep), root="")
+    def from_paths(cls, paths, sep:str="/"):
+        "Tree from paths such as `2/1/3` (any order; ancestors implied)."
+        return cls(_path_edges(paths, sep), root="")
     @classmethod
-    def from_edges(cls, edges, root:str="root"): "DAG (or tree) from (parent, child) pairs below `root`."; return cls(edges, root=root)
+    def from_edges(cls, edges, root:str="root"):
+        "DAG (or tree) from (parent, child) pairs below `root`."
+        return cls(edges, root=root)
     @classmethod
-    def from_clus_declaration(cls, text:str): "From the text after `hierarchical` in a Clus HMC header."; return cls(*_clus_edges(text))
-    def index(self, c) -> int: "Column of class `c` (an index or a name)."; return _index(self, c)
-    def ancestors(self, c) -> np.ndarray: "Columns of the ancestors of `c`, root excluded, ascending."; return _ancestor_lists(self)[_index(self, c)]
+    def from_clus_declaration(cls, text:str):
+        "From the text after `hierarchical` in a Clus HMC header."
+        return cls(*_clus_edges(text))
+    def index(self, c) -> int:
+        "Column of class `c` (an index or a name)."
+        return _index(self, c)
+    def ancestors(self, c) -> np.ndarray:
+        "Columns of the ancestors of `c`, root excluded, ascending."
+        return _ancestor_lists(self)[_index(self, c)]
     @property
-    def ancestor_matrix(self) -> np.ndarray: "Bool Q×Q: `A[c, a]` when `a` is an ancestor of `c`."; return _ancestor_matrix(self)
-    def close(self, Y) -> np.ndarray: "`Y` (uint8) with every ancestor of every present class set."; return _close(self, Y)
-    def validate(self, Y) -> np.ndarray: "Rows of `Y` with a class but not all its ancestors."; return np.flatnonzero((_close(self, Y) != _check_Y(self, Y)).any(1))
-    def class_weights(self, w0:float=0.75) -> np.ndarray: "w(c) = w0 · mean(w(parents of c)), root 1 (eqs. 2–3)."; return _class_weights(self, w0)
+    def ancestor_matrix(self) -> np.ndarray:
+        "Bool Q×Q: `A[c, a]` when `a` is an ancestor of `c`."
+        return _ancestor_matrix(self)
+    def close(self, Y) -> np.ndarray:
+        "`Y` (uint8) with every ancestor of every present class set."
+        return _close(self, Y)
+    def validate(self, Y) -> np.ndarray:
+        "Rows of `Y` with a class but not all its ancestors."
+        return np.flatnonzero((_close(self, Y) != _check_Y(self, Y)).any(1))
+    def class_weights(self, w0:float=0.75) -> np.ndarray:
+        "w(c) = w0 · mean(w(parents of c)), root 1 (eqs. 2–3)."
+        return _class_weights(self, w0)

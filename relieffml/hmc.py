@@ -34,8 +34,10 @@ def plot_hierarchy(h:Hierarchy, w0:float=0.75, ax=None):
     for c, name in enumerate(h.classes):
         ax.annotate(name, (x[c], y[c]), ha="center", va="center", fontsize=7, zorder=3)
         ax.annotate(f"{w[c]:.3g}", (x[c], y[c] - 0.3), ha="center", va="top", fontsize=7, color="C0")
-    ax.set_xlim(-0.7, len(h) - 0.3); ax.set_ylim(-h.max_depth - 0.7, 0.3)
-    ax.set_axis_off(); ax.set_title(f"w0 = {w0}", fontsize=9)
+    ax.set_xlim(-0.7, len(h) - 0.3)
+    ax.set_ylim(-h.max_depth - 0.7, 0.3)
+    ax.set_axis_off()
+    ax.set_title(f"w0 = {w0}", fontsize=9)
     return ax
 
 # %% ../nbs/13_hmc.ipynb #acd72d42
@@ -89,7 +91,8 @@ def _hmc_target_diffs(Y, w, samples, idx, count, out):
 # %% ../nbs/13_hmc.ipynb #12f11de8
 def hmc_target_diffs(Y, weights, samples, idx, count, n_jobs=None)->np.ndarray:
     "m×k matrix of eq. (6') target differences of each sample and its stored neighbours (0 in unused slots)."
-    Y = np.ascontiguousarray(Y, np.uint8); idx = np.ascontiguousarray(idx, np.int64)
+    Y = np.ascontiguousarray(Y, np.uint8)
+    idx = np.ascontiguousarray(idx, np.int64)
     out = np.zeros(idx.shape)
     with numba_threads(n_jobs):
         _hmc_target_diffs(Y, np.ascontiguousarray(weights, np.float64), np.ascontiguousarray(samples, np.int64),
@@ -105,11 +108,13 @@ def _fit_hierarchy(hierarchy, dataset, Y)->Hierarchy:
     if not all(hasattr(h, a) for a in ("classes", "class_weights", "validate")):
         raise ValueError(f"hierarchy must be a relieffml.hierarchy.Hierarchy, got {type(h).__name__}")
     if Y.shape[1] != len(h):
-        raise ValueError(f"Y has {Y.shape[1]} columns but the hierarchy has {len(h)} classes (one column per class, in pre-order)")
+        raise ValueError(f"Y has {Y.shape[1]} columns but the hierarchy has {len(h)} classes (one column per "
+                         "class, in pre-order)")
     bad = h.validate(Y)
-    if bad.size: raise ValueError(f"Y violates the hierarchy constraint in {bad.size} instances (first rows {bad[:5].tolist()}): "
-                                  "an instance with a class must have all its ancestors; check the column order "
-                                  "(hierarchy.classes) or repair with hierarchy.close(Y)")
+    if bad.size:
+        raise ValueError(f"Y violates the hierarchy constraint in {bad.size} instances (first rows "
+                         f"{bad[:5].tolist()}): an instance with a class must have all its ancestors; check the "
+                         "column order (hierarchy.classes) or repair with hierarchy.close(Y)")
     return h
 
 # %% ../nbs/13_hmc.ipynb #8c60b575
@@ -120,7 +125,8 @@ _HMC_CONSTRAINTS = {**COMMON_CONSTRAINTS,
     'random_state': ['random_state'], 'metric': [StrOptions(set(METRICS))], 'hierarchy': 'no_validation'}
 
 def _hmc_fit(est, X, Y, info):
-    "The weights with `est`'s parameters (setting `est.class_weights_`): RReliefF's pass with eq. (6') as target difference."
+    """The weights with `est`'s parameters (setting `est.class_weights_`): RReliefF's pass with eq. (6') as
+    target difference."""
     h = _fit_hierarchy(est.hierarchy, info.get('dataset'), Y)
     prep = prepare_data(X, info['nominal'], info['n_values'])
     samples = resolve_samples(est.n_samples, X.shape[0], est.random_state)

@@ -62,7 +62,8 @@ def _check_ties(ties:str)->float:
     return TIES[ties]
 
 def _mulan_order(S:np.ndarray)->np.ndarray:
-    "Scores replaced by Mulan's strict order: stable ascending sort, so among equal scores the larger index ranks first."
+    """Scores replaced by Mulan's strict order: stable ascending sort, so among equal scores the larger index
+    ranks first."""
     order = np.argsort(S, axis=1, kind="stable")
     out = np.empty(S.shape, np.float64)
     np.put_along_axis(out, order, np.arange(S.shape[1], dtype=np.float64)[None, :].repeat(S.shape[0], 0), axis=1)
@@ -110,11 +111,14 @@ def _naive_ranking(Yt, S, ties:str="pessimistic")->dict:
                     + w * sum(s[z] == s[y] and not t[z] for z in range(len(s))) for y in rel}   # at or above y
         top = [y for y in range(len(s)) if s[y] == s.max()]
         bad_top = [not t[y] for y in top]
-        out["one_error"] += float(ties == "mulan") if not len(rel) else {1.: any(bad_top), .5: np.mean(bad_top), 0.: all(bad_top)}[w]
+        out["one_error"] += (float(ties == "mulan") if not len(rel)
+                             else {1.: any(bad_top), .5: np.mean(bad_top), 0.: all(bad_top)}[w])
         out["coverage"] += max(above.values()) - 1 if len(rel) else 0
         if len(rel) == 0 or len(irr) == 0:
-            out["average_precision"] += 1. if len(rel) or ties != "mulan" else 0.; continue
-        out["ranking_loss"] += sum(1. if s[a] < s[b] else w if s[a] == s[b] else 0. for a in rel for b in irr) / (len(rel) * len(irr))
+            out["average_precision"] += 1. if len(rel) or ties != "mulan" else 0.
+            continue
+        out["ranking_loss"] += (sum(1. if s[a] < s[b] else w if s[a] == s[b] else 0. for a in rel for b in irr)
+                                / (len(rel) * len(irr)))
         out["average_precision"] += np.mean([sum(s[z] >= s[y] for z in rel) / above[y] for y in rel])
     res = {k: v / len(Yt) for k, v in out.items()}
     n_ap = Yt.any(1).sum() if ties == "mulan" else len(Yt)   # Mulan: rows without a relevant label left out
@@ -130,7 +134,8 @@ def _naive_pooled_auprc(Yt, S)->float:
     for thr in sorted(set(s), reverse=True):
         sel = s >= thr
         prec, rec = (y & sel).sum() / sel.sum(), (y & sel).sum() / y.sum()
-        area += (rec - r_prev) * prec; r_prev = rec
+        area += (rec - r_prev) * prec
+        r_prev = rec
     return area
 
 # %% ../nbs/30_metrics.ipynb #7f91ac6b
@@ -223,7 +228,8 @@ def _ranking_input(Y_true, scores, ties:str)->tuple:
     return Yt, (_mulan_order(S) if ties == "mulan" else S), w
 
 def one_error(Y_true, scores, ties:str="pessimistic")->float:
-    "Fraction of instances whose top-scored label is irrelevant, eq. 9 (ties: see above; no relevant label: 0, 'mulan': 1)."
+    """Fraction of instances whose top-scored label is irrelevant, eq. 9 (ties: see above; no relevant label: 0,
+    'mulan': 1)."""
     Yt, S, w = _ranking_input(Y_true, scores, ties)
     top = S == S.max(1, keepdims=True)
     n_top, n_bad = top.sum(1), (top & ~Yt).sum(1)
@@ -246,7 +252,8 @@ def ranking_loss(Y_true, scores, ties:str="pessimistic")->float:
     return float(_ratio(bad, n_rel * n_irr, 0.).mean())
 
 def average_precision(Y_true, scores, ties:str="pessimistic")->float:
-    "Label ranking average precision, eq. 12 (rows with no or all labels relevant score 1; 'mulan': rows with none left out)."
+    """Label ranking average precision, eq. 12 (rows with no or all labels relevant score 1; 'mulan': rows with
+    none left out)."""
     Yt, S, w = _ranking_input(Y_true, scores, ties)
     above, n_ge_rel, _ = _above(Yt, S, w)
     n_rel, n_irr = Yt.sum(1), (~Yt).sum(1)
@@ -301,5 +308,7 @@ def evaluate_all(Y_true, Y_pred=None, scores=None, metrics=None)->dict:
     given = {"bipartition": Y_pred, "ranking": scores}
     if metrics is None: names = [m for m in names if given[METRICS[m].kind] is not None]
     missing = [m for m in names if given[METRICS[m].kind] is None]
-    if missing: raise ValueError(f"metrics {missing} need {'Y_pred' if METRICS[missing[0]].kind == 'bipartition' else 'scores'}")
+    if missing:
+        raise ValueError(f"metrics {missing} need "
+                         f"{'Y_pred' if METRICS[missing[0]].kind == 'bipartition' else 'scores'}")
     return {m: METRICS[m].func(Y_true, given[METRICS[m].kind]) for m in names}

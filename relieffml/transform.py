@@ -39,7 +39,8 @@ def _weights_of(est, D:int, what:str)->np.ndarray:
         raise ValueError(f"scorer {type(est).__name__} has none of weights_, feature_importances_, scores_ after fit")
     w = np.asarray(getattr(est, name), dtype=np.float64)
     if w.shape != (D,):
-        raise ValueError(f"scorer {type(est).__name__} returned {name} of shape {w.shape} for {what}; expected ({D},), one weight per feature")
+        raise ValueError(f"scorer {type(est).__name__} returned {name} of shape {w.shape} for {what}; expected "
+                         f"({D},), one weight per feature")
     return w
 
 # %% ../nbs/12_transform.ipynb #4dee9bca
@@ -48,7 +49,8 @@ def _owner(cls, name:str):
     return next(c for c in cls.__mro__ if name in vars(c))
 
 def _one_pass(scorer)->bool:
-    "An InfoGain whose `_label_weights` is as recent as its `_fit` (a subclass changing `_fit` alone is fitted per label)."
+    """An InfoGain whose `_label_weights` is as recent as its `_fit` (a subclass changing `_fit` alone is fitted
+    per label)."""
     cls = type(scorer)
     return isinstance(scorer, InfoGain) and issubclass(_owner(cls, '_label_weights'), _owner(cls, '_fit'))
 
@@ -86,19 +88,22 @@ def _all_pairs(Q:int)->np.ndarray:
 
 def _cooccurrence_pairs(Y, n:int)->list:
     "CS: pairs by descending $c_c$ (stable), taken when disjoint from those taken."
-    pairs = _all_pairs(Y.shape[1]); cc = pair_counts(Y)[0][pairs[:, 0], pairs[:, 1]]
+    pairs = _all_pairs(Y.shape[1])
+    cc = pair_counts(Y)[0][pairs[:, 0], pairs[:, 1]]
     taken, used = [], set()
     for p in np.argsort(-cc, kind='stable'):
         i, j = pairs[p]
         if i in used or j in used: continue
-        taken.append((i, j)); used |= {i, j}
+        taken.append((i, j))
+        used |= {i, j}
         if len(taken) == n: break
     return taken
 
 # %% ../nbs/12_transform.ipynb #4101d13d
 def _related_pairs(Y, n:int):
     "LS: two lists (by $c_e$, by $c_d$, descending); take the larger head if disjoint. Returns pairs, source ops."
-    pairs = _all_pairs(Y.shape[1]); _, ce, cd = pair_counts(Y)
+    pairs = _all_pairs(Y.shape[1])
+    _, ce, cd = pair_counts(Y)
     vals = [ce[pairs[:, 0], pairs[:, 1]], cd[pairs[:, 0], pairs[:, 1]]]
     lists = [list(np.argsort(-v, kind='stable')) for v in vals]
     taken, ops, used = [], [], set()
@@ -107,7 +112,9 @@ def _related_pairs(Y, n:int):
         s = 0 if heads[0] >= heads[1] else 1           # tie: the agreement (c_e) list first
         i, j = pairs[lists[s].pop(0)]
         if i in used or j in used: continue
-        taken.append((i, j)); ops.append('xnor' if s == 0 else 'xor'); used |= {i, j}
+        taken.append((i, j))
+        ops.append('xnor' if s == 0 else 'xor')
+        used |= {i, j}
     return taken, ops
 
 # %% ../nbs/12_transform.ipynb #60486162
@@ -119,7 +126,8 @@ def select_pairs(Y, selection:str='random', n_pairs=None, rng=None):
     if Q < 2: raise ValueError(f"LCFS needs at least 2 labels to build label pairs, got {Q}")
     n = Q // 2 if n_pairs is None else int(n_pairs)
     if not 1 <= n <= Q // 2:
-        raise ValueError(f"n_new_labels={n} must lie in [1, {Q // 2}]: LCFS pairs are disjoint, so {Q} labels make at most ⌊{Q}/2⌋ = {Q // 2}")
+        raise ValueError(f"n_new_labels={n} must lie in [1, {Q // 2}]: LCFS pairs are disjoint, so {Q} labels "
+                         f"make at most ⌊{Q}/2⌋ = {Q // 2}")
     if selection == 'random':
         perm = np.random.default_rng(rng).permutation(Q)[:2 * n].reshape(n, 2)
         return np.sort(perm, axis=1).astype(np.int64), None
@@ -183,11 +191,23 @@ class BinaryRelevanceRanker(BaseRanker):
         Weights of each label's binary problem (with `store_label_weights`).
     """
     _parameter_constraints = {**COMMON_CONSTRAINTS, **_BR}
-    def __init__(self, scorer=None, store_label_weights=False, nominal='auto', n_features_to_select=None, threshold=None,
-                 n_jobs=None):
+    def __init__(self, scorer=None, store_label_weights=False, nominal='auto', n_features_to_select=None,
+                 threshold=None, n_jobs=None):
         self.scorer, self.store_label_weights, self.nominal = scorer, store_label_weights, nominal
         self.n_features_to_select, self.threshold, self.n_jobs = n_features_to_select, threshold, n_jobs
     def _fit(self, X, Y, info): return _fit_br(self, X, Y, info)
+
+# %% ../nbs/12_transform.ipynb #99d7148eb
+def _fit_lp(est, X, Y, info):
+    "LP's fit for `est` (`LabelPowersetRanker`): the scorer's weights on the label sets as classes, eq. (2)."
+    sets, codes, counts = np.unique(Y, axis=0, return_inverse=True, return_counts=True)
+    if len(sets) < 2:
+        raise ValueError("Y has a single distinct label set: the label powerset problem has one class and "
+                         "ranks nothing")
+    est.label_sets_, est.label_set_counts_ = sets, counts
+    scorer = InfoGain() if est.scorer is None else est.scorer
+    fitted = _score(scorer, X, codes.ravel().astype(np.int64), info, est.n_jobs)
+    return _weights_of(fitted, X.shape[1], "the label powerset problem")
 
 # %% ../nbs/12_transform.ipynb #99d7148e
 class LabelPowersetRanker(BaseRanker):
@@ -210,14 +230,9 @@ class LabelPowersetRanker(BaseRanker):
     """
     _parameter_constraints = {**COMMON_CONSTRAINTS, **_SCORER}
     def __init__(self, scorer=None, nominal='auto', n_features_to_select=None, threshold=None, n_jobs=None):
-        self.scorer, self.nominal, self.n_features_to_select, self.threshold, self.n_jobs = scorer, nominal, n_features_to_select, threshold, n_jobs
-    def _fit(self, X, Y, info):
-        sets, codes, counts = np.unique(Y, axis=0, return_inverse=True, return_counts=True)
-        if len(sets) < 2:
-            raise ValueError("Y has a single distinct label set: the label powerset problem has one class and ranks nothing")
-        self.label_sets_, self.label_set_counts_ = sets, counts
-        est = _score(InfoGain() if self.scorer is None else self.scorer, X, codes.ravel().astype(np.int64), info, self.n_jobs)
-        return _weights_of(est, X.shape[1], "the label powerset problem")
+        self.scorer, self.nominal, self.n_features_to_select = scorer, nominal, n_features_to_select
+        self.threshold, self.n_jobs = threshold, n_jobs
+    def _fit(self, X, Y, info): return _fit_lp(self, X, Y, info)
 
 # %% ../nbs/12_transform.ipynb #3b6341fe
 PRESETS = {'LS-X': ('related', 'x'), 'CS-A': ('cooccurrence', 'and'),
@@ -242,7 +257,8 @@ class _LabelConstruction:
         self.pairs_, list_ops = select_pairs(Y, self.selection, self.n_new_labels, rng)
         self.operators_ = pair_operators(self.generation, len(self.pairs_), list_ops, rng)
         names = info['label_names'] or [f"y{l}" for l in range(Y.shape[1])]
-        self.new_label_names_ = [f"{names[i]} {op.upper()} {names[j]}" for (i, j), op in zip(self.pairs_, self.operators_)]
+        self.new_label_names_ = [f"{names[i]} {op.upper()} {names[j]}"
+                                 for (i, j), op in zip(self.pairs_, self.operators_)]
         return _fit_br(self, X, self.augment(Y), info)
 
     def augment(self, Y)->np.ndarray:

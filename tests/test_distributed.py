@@ -262,3 +262,17 @@ def test_knn_pools_on_a_dask_source_gives_distances(metric):
     np.testing.assert_array_equal(c2, c1); np.testing.assert_array_equal(i2, i1)
     assert np.isfinite(d2[i2 >= 0]).all()
     np.testing.assert_allclose(d2, d1, rtol=1e-12, atol=1e-12)
+
+
+def test_dask_input_reaches_this_module_through_backend_of():
+    "base finds the Dask path by the input's type (data.backend_of), not by importing this module."
+    import pandas as pd, dask.dataframe as dd
+    import relieffml.distributed as dist
+    from relieffml.data import backend_of
+    from relieffml.base import as_features
+    X, nom, _, _ = tie_data(14)
+    Xd = da.from_array(X, chunks=(30, 6))
+    assert backend_of(Xd) is dist and backend_of(dd.from_pandas(pd.DataFrame(X), npartitions=2)) is dist
+    assert backend_of(X) is None and backend_of(dask.config) is None      # in memory; a dask module, not a collection
+    src, info = as_features(Xd, nom)
+    assert isinstance(src, dist.DaskFeatures) and (info["nominal"] == nom).all()

@@ -83,3 +83,34 @@ def test_the_rules_can_fail(tmp_path, monkeypatch):
     found = list(imports("distances"))
     assert [(t, LEVEL[t] <= LEVEL["distances"]) for t, _, _ in found] == [("lazy", False), ("config", True)]
     assert [n for _, names, _ in found for n in names if n.startswith("_")] == ["_LISTENERS"]
+
+
+def test_base_reaches_dask_through_the_data_layer():
+    "base imports nothing of distributed (issue 45, item 4): a dask input finds its module by `data.backend_of`."
+    assert "distributed" not in {t for t, _, _ in imports("base")}
+    assert "distributed" not in (PKG / "base.py").read_text()
+    assert "'dask': 'relieffml.distributed'" in (PKG / "data.py").read_text()      # a name, imported on first use
+
+
+def test_in_memory_fit_imports_no_back_end():
+    "A fit on NumPy arrays imports neither dask nor relieffml.distributed: the back end is imported when needed."
+    import subprocess, sys
+    code = ("import sys, numpy as np\nfrom relieffml.relieff import ReliefF\n"
+            "ReliefF(n_samples=5).fit(np.random.default_rng(0).random((20, 3)), np.arange(20) % 2)\n"
+            "print(sorted(m for m in sys.modules if m == 'dask' or m == 'relieffml.distributed'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_a_registered_back_end_is_found_by_its_package(monkeypatch):
+    "backend_of: the package of type(X) names the module; that module's `handles` decides; unknown types give None."
+    import sys, types, fractions, numpy as np
+    from relieffml import data
+    monkeypatch.setattr(data, "_BACKENDS", dict(data._BACKENDS))       # the registration below is undone after
+    toy = types.ModuleType("toy_backend")
+    toy.handles = lambda X: X > 0
+    monkeypatch.setitem(sys.modules, "toy_backend", toy)
+    data.register_backend("fractions", "toy_backend")
+    assert data.backend_of(fractions.Fraction(1, 2)) is toy
+    assert data.backend_of(fractions.Fraction(-1, 2)) is None                # the package matches, the module declines
+    assert data.backend_of(np.zeros((2, 2))) is None and data.backend_of(object()) is None
