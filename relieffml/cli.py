@@ -8,7 +8,8 @@ Docs: https://relieffml.github.io/relieffml/cli.html.md"""
 from __future__ import annotations
 import argparse, csv, json, re, sys
 from pathlib import Path
-from .data import BUNDLED_DATA, MultiLabelDataset, default_dataset, find_dataset, get_data_home, load_arff, load_dataset
+from .data import (
+    BUNDLED_DATA, MultiLabelDataset, default_dataset, find_dataset, get_data_home, load_arff, load_dataset)
 from .fetch import splits_of, status as registry_status
 
 # %% auto #0
@@ -27,9 +28,10 @@ def _labels_arg(s:str):
 def _add_data_args(p:argparse.ArgumentParser):
     "The DATA argument and the options that say where its labels are."
     p.add_argument('data', nargs='?', metavar='DATA',
-                   help="ARFF file (.arff, .arff.gz), or the name of a data set in the data home or bundled with relieffml "
-                        "(emotions, hmc/cellcycle_FUN.train, ...); default: the built-in synthetic data set")
-    p.add_argument('--labels', type=_labels_arg, metavar='N|NAMES', help="number of label attributes at the end, or comma-separated label names")
+                   help="ARFF file (.arff, .arff.gz), or the name of a data set in the data home or bundled with "
+                        "relieffml (emotions, hmc/cellcycle_FUN.train, ...); default: the built-in synthetic data set")
+    p.add_argument('--labels', type=_labels_arg, metavar='N|NAMES',
+                   help="number of label attributes at the end, or comma-separated label names")
     p.add_argument('--xml', metavar='PATH', help="Mulan XML file naming the labels")
 
 # %% ../nbs/40_cli.ipynb #ba2b25c2
@@ -39,10 +41,12 @@ def _load(args) -> tuple[MultiLabelDataset, str]:
         if args.labels is not None or args.xml is not None: raise ValueError("--labels and --xml need a DATA argument")
         return default_dataset(), "built-in default data set make_multilabel_relevance() (no DATA given)"
     path = Path(args.data)
-    if path.is_file() or path.name.lower().endswith(('.arff', '.gz')): return load_arff(path, args.labels, args.xml), str(path)
+    if path.is_file() or path.name.lower().endswith(('.arff', '.gz')):
+        return load_arff(path, args.labels, args.xml), str(path)
     ds = load_dataset(args.data, labels=args.labels, xml=args.xml)   # first: it says so if DATA is a directory
     found = find_dataset(args.data)
-    where = "bundled with relieffml" if found and found.is_relative_to(BUNDLED_DATA) else f"in data home {get_data_home()}"
+    bundled = found and found.is_relative_to(BUNDLED_DATA)
+    where = "bundled with relieffml" if bundled else f"in data home {get_data_home()}"
     return ds, f"{args.data!r} {where}"
 
 # %% ../nbs/40_cli.ipynb #56990dc8
@@ -63,18 +67,20 @@ def _table(rows:list, out):
     cells = [keys] + [[_cell(r[k]) for k in keys] for r in rows]
     num = [all(isinstance(r[k], (int, float)) for r in rows) for k in keys]
     width = [max(len(c[j]) for c in cells) for j in range(len(keys))]
-    for c in cells: out.write('  '.join(s.rjust(w) if n else s.ljust(w) for s, w, n in zip(c, width, num)).rstrip() + '\n')
+    for c in cells:
+        out.write('  '.join(s.rjust(w) if n else s.ljust(w) for s, w, n in zip(c, width, num)).rstrip() + '\n')
 
 # %% ../nbs/40_cli.ipynb #71d253ff
 FORMATS = ('table', 'csv', 'json')
 
 def _emit(rows:list, fmt:str, out=None, json_obj=None, safe:bool=True):
-    "Print `rows` as an aligned table, CSV or JSON (`json_obj` instead of the rows if given); CSV text escaped if `safe`."
+    "Print `rows` as an aligned table, CSV or JSON (`json_obj` instead of the rows if given); CSV text escaped if safe."
     out = out or sys.stdout
     if fmt == 'json': out.write(json.dumps(rows if json_obj is None else json_obj, indent=2) + '\n')
     elif fmt == 'csv':
         w = csv.DictWriter(out, list(rows[0]), lineterminator='\n')
-        w.writeheader(); w.writerows([{k: _safe(v) if safe and isinstance(v, str) else v for k, v in r.items()} for r in rows])
+        w.writeheader()
+        w.writerows([{k: _safe(v) if safe and isinstance(v, str) else v for k, v in r.items()} for r in rows])
     else: _table(rows, out)
 
 def _add_format_arg(p:argparse.ArgumentParser):
@@ -98,8 +104,10 @@ def _samples_arg(s:str):
     try: return int(s)
     except ValueError: pass
     try: return float(s)
-    except ValueError: raise argparse.ArgumentTypeError(f"expected all, auto, an int or a fraction, got {s!r}") from None
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected all, auto, an int or a fraction, got {s!r}") from None
 
+# %% ../nbs/40_cli.ipynb #8b2a3388b
 def make_ranker(method:str, k:int=10, samples=None, seed:int=0, label_distance='hamming', n_jobs=None):
     "The estimator behind `relieffml rank --method METHOD`."
     from relieffml.reliefml import ReliefFML
@@ -133,16 +141,19 @@ def cmd_rank(args) -> int:
     big = args.progress or N * N * D > 1e9
     with tqdm(total=100, unit='%', desc=f"relieffml rank ({args.method})", disable=not big, file=sys.stderr) as bar:
         def report(done, total):
-            bar.n = int(100 * done // total); bar.refresh()
+            bar.n = int(100 * done // total)
+            bar.refresh()
         with progress_callback(report): est.fit(ds)
-        bar.n = 100; bar.refresh()
+        bar.n = 100
+        bar.refresh()
         order = est.ranking_
         rows = [dict(rank=r + 1, feature=ds.feature_names[f], index=int(f), weight=float(est.weights_[f]))
                 for r, f in enumerate(order)]
         if args.out:
             with open(args.out, 'w', newline='') as fh: _emit(rows, 'csv', fh, safe=False)
     top = rows[:args.top] if args.top > 0 else rows
-    if args.format == 'table': print(_safe(f"{args.method} on {source}: {N} instances, {D} features; top {len(top)} of {D}"))
+    if args.format == 'table':
+        print(_safe(f"{args.method} on {source}: {N} instances, {D} features; top {len(top)} of {D}"))
     _emit(top, args.format, json_obj=dict(method=args.method, source=source, features=top))
     if args.out and args.format == 'table': print(_safe(f"all {D} weights written to {args.out}"))
     return 0
@@ -192,8 +203,8 @@ def _add_replicate_command(sub):
     "The `replicate` sub-command."
     p = sub.add_parser('replicate', help="run a paper's experiment into a results file (resumable)",
                        description="Run a paper's experiment (its data sets, folds and grid) into one results file.")
-    p.add_argument('paper', metavar='PAPER', help="the paper's key: 000 (Reyes et al. 2013), 001 (Spolaôr et al. 2015), "
-                   "002 (Slavkov et al. 2013), 003 (Liu et al. 2019) or 004 (Chen et al. 2018)")
+    p.add_argument('paper', metavar='PAPER', help="the paper's key: 000 (Reyes et al. 2013), 001 (Spolaôr et al. "
+                   "2015), 002 (Slavkov et al. 2013), 003 (Liu et al. 2019) or 004 (Chen et al. 2018)")
     p.add_argument('--protocol', default='full', help="full (the stored run: the paper's protocol, or its largest part "
                    "that runs here), reduced (the tutorial's live run), or paper (002 only: every subset size)")
     p.add_argument('--datasets', metavar='A,B', help="comma-separated data sets of the paper (default: the protocol's)")
@@ -202,22 +213,18 @@ def _add_replicate_command(sub):
     p.set_defaults(func=cmd_replicate)
 
 # %% ../nbs/40_cli.ipynb #342d933e
-def build_parser() -> argparse.ArgumentParser:
-    "The `relieffml` argument parser with one sub-parser per command."
-    parser = _Parser(prog='relieffml', description="Multi-label ReliefF feature weighting: command line tools.")
-    sub = parser.add_subparsers(dest='command', metavar='COMMAND', required=True)
-
-    p = sub.add_parser('describe', help="print statistics of a data set", description="Print statistics of a data set.")
-    _add_data_args(p); _add_format_arg(p)
-    p.set_defaults(func=cmd_describe)
-
+def _add_rank_command(sub):
+    "The `rank` sub-command."
     p = sub.add_parser('rank', help="rank the features of a multi-label data set (default: ReliefF-ML)",
                        description="Rank the features of a multi-label data set and print the best ones.")
-    _add_data_args(p); _add_format_arg(p)
+    _add_data_args(p)
+    _add_format_arg(p)
     p.add_argument('--method', choices=METHODS, default='reliefml', help="ranking algorithm (default: reliefml)")
     p.add_argument('--k', type=int, default=10, help="number of neighbours (default: 10)")
-    p.add_argument('--samples', type=_samples_arg, default=None, help="all | auto | N | fraction (default: all; auto is ReliefF-ML's rule)")
-    p.add_argument('--label-distance', choices=('hamming', 'jaccard'), default='hamming', help="rfml/rfmml label dissimilarity")
+    p.add_argument('--samples', type=_samples_arg, default=None,
+                   help="all | auto | N | fraction (default: all; auto is ReliefF-ML's rule)")
+    p.add_argument('--label-distance', choices=('hamming', 'jaccard'), default='hamming',
+                   help="rfml/rfmml label dissimilarity")
     p.add_argument('--seed', type=int, default=0, help="random seed for sampling (default: 0)")
     p.add_argument('--top', type=int, default=10, help="how many features to print (0: all; default: 10)")
     p.add_argument('--out', metavar='CSV', help="write every feature's rank and weight to this CSV file")
@@ -225,6 +232,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('--progress', action='store_true', help="always show the progress bar")
     p.set_defaults(func=cmd_rank)
 
+# %% ../nbs/40_cli.ipynb #342d933eb
+def build_parser() -> argparse.ArgumentParser:
+    "The `relieffml` argument parser with one sub-parser per command."
+    parser = _Parser(prog='relieffml', description="Multi-label ReliefF feature weighting: command line tools.")
+    sub = parser.add_subparsers(dest='command', metavar='COMMAND', required=True)
+    p = sub.add_parser('describe', help="print statistics of a data set", description="Print statistics of a data set.")
+    _add_data_args(p)
+    _add_format_arg(p)
+    p.set_defaults(func=cmd_describe)
+    _add_rank_command(sub)
     _add_data_commands(sub)
     _add_replicate_command(sub)
     return parser

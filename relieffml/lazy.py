@@ -80,7 +80,8 @@ def count_patterns(C, Y):
 # %% ../nbs/20_lazy.ipynb #9abd57de
 @numba.njit(**NJIT_PARALLEL)
 def _dml_match(Ct, U, size, pos, delta, V, NV):
-    "Eq. (7) into V, NV (n×Q, zeroed): over the patterns within `delta` of query i in every label, those equal in label q."
+    """Eq. (7) into V, NV (n×Q, zeroed): over the patterns within `delta` of query i in every label, those equal
+    in label q."""
     n, Q = Ct.shape
     for i in numba.prange(n):
         for p in range(U.shape[0]):
@@ -113,13 +114,16 @@ def _rotate(W, p, q):
     theta = (W[q, q] - W[p, p]) / (2.0 * W[p, q])
     t = 1.0 / (abs(theta) + np.sqrt(theta * theta + 1.0))
     if theta < 0.0: t = -t
-    c = 1.0 / np.sqrt(t * t + 1.0); s = t * c
+    c = 1.0 / np.sqrt(t * t + 1.0)
+    s = t * c
     for r in range(W.shape[0]):                     # W ← W J (columns p, q) ...
         a, b = W[r, p], W[r, q]
-        W[r, p] = c * a - s * b; W[r, q] = s * a + c * b
+        W[r, p] = c * a - s * b
+        W[r, q] = s * a + c * b
     for r in range(W.shape[0]):                     # ... then W ← Jᵀ W (rows p, q)
         a, b = W[p, r], W[q, r]
-        W[p, r] = c * a - s * b; W[q, r] = s * a + c * b
+        W[p, r] = c * a - s * b
+        W[q, r] = s * a + c * b
 
 # %% ../nbs/20_lazy.ipynb #7859bbc5
 @numba.njit(**NJIT)
@@ -143,14 +147,16 @@ def _min_eigenvalue(G, W):
 # %% ../nbs/20_lazy.ipynb #e194cd30
 @numba.njit(**NJIT)
 def _solve_face(A, F, m, L, z):
-    "z[:m] = A_FF⁻¹ 1 for positive definite A on the indices F[:m]: Cholesky, then two triangular solves (L: k×k scratch)."
+    """z[:m] = A_FF⁻¹ 1 for positive definite A on the indices F[:m]: Cholesky, then two triangular solves
+    (L: k×k scratch)."""
     for i in range(m):
         for j in range(i + 1):
             s = A[F[i], F[j]]
             for t in range(j): s -= L[i, t] * L[j, t]
             if i > j: L[i, j] = s / L[j, j]
             elif s > 0.0: L[i, i] = np.sqrt(s)
-            else: raise ValueError("MLC-WkNN: a neighbour Gram matrix is not positive definite after the ridge; increase reg")
+            else: raise ValueError("MLC-WkNN: a neighbour Gram matrix is not positive definite after the ridge; "
+                                   "increase reg")
     for i in range(m):                               # L y = 1
         s = 1.0
         for t in range(i): s -= L[i, t] * z[t]
@@ -173,11 +179,13 @@ def _gram(xq, Xn, nb, is_nominal, nomf, missnom, w, mode, G):
 
 @numba.njit(**NJIT)
 def _condition(G, reg, W):
-    "Scale G to a largest diagonal of 1, shift it to positive semi-definite if needed, add the ridge reg·tr(G) (reg if the trace is 0); W: k×k scratch."
+    """Scale G to a largest diagonal of 1, shift it to positive semi-definite if needed, add the ridge reg·tr(G)
+    (reg if the trace is 0); W: k×k scratch."""
     k = G.shape[0]
     top = 0.0
     for a in range(k): top = max(top, G[a, a])
-    if top > 0.0:                       # α is the same for any positive scale of G, and a tiny G (≈1e-306) underflows the ridge
+    # α is the same for any positive scale of G, and a tiny G (≈1e-306) underflows the ridge
+    if top > 0.0:
         for a in range(k):
             for b in range(k): G[a, b] /= top
     lo = _min_eigenvalue(G, W)
@@ -190,10 +198,13 @@ def _condition(G, reg, W):
 # %% ../nbs/20_lazy.ipynb #b5fe0a07
 @numba.njit(**NJIT)
 def _face_point(A, free, L, F, zf, z):
-    "z = minimiser of αᵀAα with Σα = 1 on the face of the `free` indices (A_FF⁻¹1, normalised); returns m, F[:m] = the face."
+    """z = minimiser of αᵀAα with Σα = 1 on the face of the `free` indices (A_FF⁻¹1, normalised); returns m,
+    F[:m] = the face."""
     m = 0
     for i in range(A.shape[0]):
-        if free[i]: F[m] = i; m += 1
+        if free[i]:
+            F[m] = i
+            m += 1
     _solve_face(A, F, m, L, zf)
     tot = 0.0
     for i in range(m): tot += zf[i]
@@ -201,9 +212,11 @@ def _face_point(A, free, L, F, zf, z):
     for i in range(m): z[F[i]] = zf[i] / tot
     return m
 
+# %% ../nbs/20_lazy.ipynb #b5fe0a07b
 @numba.njit(**NJIT)
 def _bound_to_free(A, alpha, free, F, m, g):
-    "At a face minimiser `alpha`: the bound index with the most negative multiplier (−1: optimal); g = Aα in index order."
+    """At a face minimiser `alpha`: the bound index with the most negative multiplier (−1: optimal); g = Aα in
+    index order."""
     k = A.shape[0]
     for i in range(k):
         g[i] = 0.0
@@ -236,7 +249,8 @@ def _simplex_qp(A, alpha, L):
             for i in F[:m]:
                 if z[i] < alpha[i] and alpha[i] / (alpha[i] - z[i]) < t: t, j = alpha[i] / (alpha[i] - z[i]), i
             alpha += t * (z - alpha)
-            alpha[j] = 0.0; free[j] = False
+            alpha[j] = 0.0
+            free[j] = False
             for i in range(k): alpha[i] = max(alpha[i], 0.0)
 
 # %% ../nbs/20_lazy.ipynb #6fa8bbac
@@ -259,12 +273,15 @@ def _mlcw_driver(Xq, Xn, idx, is_nominal, nomf, missnom, w, mode, reg, alpha):
         _condition(G, reg, W)
         _simplex_qp(G, alpha[i], W)
 
+# %% ../nbs/20_lazy.ipynb #5ee409c8b
 def dense_rows(Xs):
     "Scaled query rows as a dense array: `ScaledRows` expanded, anything else as it is."
     return Xs.toarray() if isinstance(Xs, ScaledRows) else Xs
 
+# %% ../nbs/20_lazy.ipynb #5ee409c8c
 def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=None)->np.ndarray:
-    "Reconstruction weights α (n×k) of eq. (9) for scaled query rows `Xs` (dense or `ScaledRows`) and their neighbours `idx` (sparse X: rows expanded as needed)."
+    """Reconstruction weights α (n×k) of eq. (9) for scaled query rows `Xs` (dense or `ScaledRows`) and their
+    neighbours `idx` (sparse X: rows expanded as needed)."""
     w = feature_weights_or_ones(weights, prep.Xn.shape[1])
     Xs = np.ascontiguousarray(dense_rows(Xs), dtype=np.float64)
     _check_gram_range(Xs, w)
@@ -273,12 +290,13 @@ def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=No
     B = max(1, idx.shape[0]) if prep.csr is None else max(1, QUERY_BYTES // (8 * idx.shape[1] * max(1, w.shape[0])))
     nomf = prep.is_nominal.astype(np.float64)
     with numba_threads(n_jobs):
-        for lo in range(0, idx.shape[0], B):              # sparse X: the block's neighbours expanded, at most QUERY_BYTES
+        for lo in range(0, idx.shape[0], B):        # sparse X: the block's neighbours expanded, at most QUERY_BYTES
             nb, Xn = idx[lo:lo + B], prep.Xn
             if prep.csr is not None:
                 rows, inv = np.unique(nb, return_inverse=True)
                 nb, Xn = inv.reshape(nb.shape).astype(np.int64), densify(prep, rows)
-            _mlcw_driver(Xs[lo:lo + B], Xn, nb, prep.is_nominal, nomf, prep.missing_nominal, w, mode, float(reg), alpha[lo:lo + B])
+            _mlcw_driver(Xs[lo:lo + B], Xn, nb, prep.is_nominal, nomf, prep.missing_nominal, w, mode, float(reg),
+                         alpha[lo:lo + B])
     return alpha
 
 # %% ../nbs/20_lazy.ipynb #2a02b30a
@@ -289,16 +307,20 @@ def _is_dataset(X)->bool:
     return hasattr(X, 'X') and hasattr(X, 'Y') and hasattr(X, 'nominal')
 
 def _coded_query(X, names=None, categories=None):
-    "Query rows as arrays: a DataFrame checked against the fitted column `names`; nominal values coded as the fit's (`encode_like`)."
+    """Query rows as arrays: a DataFrame checked against the fitted column `names`; nominal values coded as the
+    fit's (`encode_like`)."""
     if isinstance(X, pd.DataFrame) and names is not None and [str(c) for c in X.columns] != [str(c) for c in names]:
         raise ValueError(f"X has columns {list(X.columns)[:5]}…, but the learner was fitted with {list(names)[:5]}…")
     return encode_like(X, categories)
 
 # %% ../nbs/20_lazy.ipynb #3f871a2b
 def _as_query(X, n_features:int, name:str='the learner')->np.ndarray:
-    "Validated float64 query rows (arrays, as `_coded_query` gives them) with `n_features` columns; sparse rows stay sparse, as canonical CSR."
+    """Validated float64 query rows (arrays, as `_coded_query` gives them) with `n_features` columns; sparse rows
+    stay sparse, as canonical CSR."""
     X = as_float_matrix(X)                      # the data container's checks (chapter *Data*): one input boundary
-    if X.shape[1] != n_features: raise ValueError(f"X has {X.shape[1]} features, but {name} is expecting {n_features} features as input (as fitted)")
+    if X.shape[1] != n_features:
+        raise ValueError(f"X has {X.shape[1]} features, but {name} is expecting {n_features} features as input "
+                         "(as fitted)")
     return X
 
 # %% ../nbs/20_lazy.ipynb #0794bb7a
@@ -312,7 +334,8 @@ def _first_overflow(Xs):
     return tuple(bad[0]) if len(bad) else None
 
 def _scaled_query(prep:Prepared, X):
-    "`prep.apply(X)` (`scale_rows` of a sparse X: it stays sparse), or a ValueError naming the first entry of X whose scaled value overflows float64."
+    """`prep.apply(X)` (`scale_rows` of a sparse X: it stays sparse), or a ValueError naming the first entry of X
+    whose scaled value overflows float64."""
     with np.errstate(over='ignore'): Xs = scale_rows(prep, X) if sp.issparse(X) else prep.apply(X)
     bad = _first_overflow(Xs)
     if bad is not None:
@@ -369,20 +392,22 @@ def _lazy_fit(est, X, Y):
     est.feature_weights_ = est._check_weights(Xv.shape[1])
     given = getattr(getattr(X, 'X', X), 'data', None)  # a CSR, CSC or COO X's stored values (a DOK matrix has none)
     if sp.issparse(Xv) and isinstance(given, np.ndarray) and np.shares_memory(Xv.data, given):
-        Xv = Xv.copy()                               # the learner keeps its rows: not the caller's arrays (`as_features` passes them through)
+        Xv = Xv.copy()        # the learner keeps its rows, not the caller's arrays (`as_features` passes them through)
     est.prep_, est.Y_ = prepare_data(Xv, info['nominal'], info['n_values']), Y
     est.n_features_in_, est.n_outputs_ = Xv.shape[1], Y.shape[1]
     one_d = est._label_coding.classes is not None     # a 1-D y: a binary classifier, classes_ its classes
     est.classes_ = est._label_coding.classes if one_d else [np.arange(2) for _ in range(Y.shape[1])]
     if 'frame_columns' in info: est.feature_names_in_ = info['frame_columns']
     elif hasattr(est, 'feature_names_in_'): del est.feature_names_in_
-    est.label_names_, est.categories_ = info['label_names'], info['categories']   # categories: to read new rows as the fit did
+    est.label_names_ = info['label_names']
+    est.categories_ = info['categories']                 # to read new rows as the fit did
     est._learn()
     return est
 
 # %% ../nbs/20_lazy.ipynb #26691bba
 def _query_blocks(X, fn):
-    "`fn` of the query rows of X (a data set's X, dense or sparse): a sparse X in blocks of rows whose dense form takes at most `QUERY_BYTES` (what a learner expands of them stays bounded)."
+    """`fn` of the query rows of X (a data set's X, dense or sparse): a sparse X in blocks of rows whose dense form
+    takes at most `QUERY_BYTES` (what a learner expands of them stays bounded)."""
     if _is_dataset(X): X = X.X                     # a data set's X may be sparse
     if sp.issparse(X):
         X = sp.csr_matrix(X)
@@ -391,7 +416,8 @@ def _query_blocks(X, fn):
     return fn(X)
 
 def _mulan_neighbours(est, Xs, whole:bool)->np.ndarray:
-    "Weka's lists of the scaled query rows Xs (None: each training row, itself left out): whole (-1 padded) or their first k."
+    """Weka's lists of the scaled query rows Xs (None: each training row, itself left out): whole (-1 padded) or
+    their first k."""
     return weka_neighbors(est.prep_, Xs, est.n_neighbors_, est.metric, est.feature_weights_, est.n_jobs, whole)[0]
 
 def _lazy_neighbours(est, Xs, whole:bool=False)->np.ndarray:
@@ -408,8 +434,8 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     "Validation, scaling and neighbour search shared by the lazy multi-label learners."
     _parameter_constraints = dict(LAZY_CONSTRAINTS)
     _self_excluded = False   # True when `fit` learns from leave-one-out neighbours of the training rows
-    _whole_lists = False     # ties='mulan': True when the learner counts every returned neighbour (BRkNN), else the first k
-    _accept_sparse = True    # a scipy.sparse X stays sparse: the neighbour search reads its CSR rows (chapter *Sparse rows*)
+    _whole_lists = False     # ties='mulan': True when the learner counts every returned neighbour (BRkNN), else k
+    _accept_sparse = True    # a scipy.sparse X stays sparse: the neighbour search reads its CSR rows (*Sparse rows*)
 
     def fit(self, X, Y=None):
         "Validate and scale the training data, then learn the learner's statistics."
@@ -419,7 +445,7 @@ class _LazyLearner(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         P = self._by_blocks(X, self._decide)             # checks that the learner is fitted
         return self._label_coding.labels(P)
     def predict_proba(self, X)->np.ndarray:
-        "Label scores P(label present), float64 n×Q (MLPClassifier's form; they rank the labels); 1-D y: n×2, `classes_` order."
+        "P(label present), float64 n×Q (MLPClassifier's form, ranking the labels); 1-D y: n×2, `classes_` order."
         S = self._by_blocks(X, self._score)
         return self._label_coding.scores(S)
     def _by_blocks(self, X, fn): return _query_blocks(self._coded(X), lambda Xb: fn(self._query(Xb)))
@@ -446,7 +472,8 @@ def _lazy_tags(tags):
 
 # %% ../nbs/20_lazy.ipynb #e8e7abaa
 class _MLkNNRule(_LazyLearner):
-    "ML-kNN's tables, eqs. (1)–(2), from leave-one-out neighbours, and its MAP rule, eq. (3); `MLkNN` adds the parameters."
+    """ML-kNN's tables, eqs. (1)–(2), from leave-one-out neighbours, and its MAP rule, eq. (3); `MLkNN` adds the
+    parameters."""
     _self_excluded = True
 
     def _learn(self):
@@ -508,8 +535,10 @@ class MLkNN(_MLkNNRule):
     """
     _parameter_constraints = {**LAZY_CONSTRAINTS, 's': [Interval(Real, 0, None, closed='neither')]}
 
-    def __init__(self, n_neighbors=10, s=1.0, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None, ties='relieff'):
-        self.n_neighbors, self.s, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, s, feature_weights, metric, nominal, n_jobs
+    def __init__(self, n_neighbors=10, s=1.0, feature_weights=None, metric='heom', nominal='auto', n_jobs=None,
+                 k=None, ties='relieff'):
+        self.n_neighbors, self.s, self.feature_weights = n_neighbors, s, feature_weights
+        self.metric, self.nominal, self.n_jobs = metric, nominal, n_jobs
         self.k, self.ties = k, ties                # k: deprecated alias of n_neighbors
 
 # %% ../nbs/20_lazy.ipynb #0b9db3d3
@@ -554,19 +583,23 @@ class BRkNN(_BRkNNRule):
     """
     _parameter_constraints = {**LAZY_CONSTRAINTS, 'variant': [StrOptions({'a', 'b'})]}
 
-    def __init__(self, n_neighbors=10, variant='a', feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None, ties='relieff'):
-        self.n_neighbors, self.variant, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, variant, feature_weights, metric, nominal, n_jobs
+    def __init__(self, n_neighbors=10, variant='a', feature_weights=None, metric='heom', nominal='auto', n_jobs=None,
+                 k=None, ties='relieff'):
+        self.n_neighbors, self.variant, self.feature_weights = n_neighbors, variant, feature_weights
+        self.metric, self.nominal, self.n_jobs = metric, nominal, n_jobs
         self.k, self.ties = k, ties                # k: deprecated alias of n_neighbors
 
 # %% ../nbs/20_lazy.ipynb #92c43337
 class _DMLkNNRule(_LazyLearner):
-    "DML-kNN's pattern counts from leave-one-out neighbours and its MAP rule, eqs. (6)–(8); `DMLkNN` adds the parameters."
+    """DML-kNN's pattern counts from leave-one-out neighbours and its MAP rule, eqs. (6)–(8); `DMLkNN` adds the
+    parameters."""
     _self_excluded = True
 
     def _learn(self):
         N = self.Y_.shape[0]
         self.prior_ = (self.s + self.Y_.sum(0)) / (self.s * 2 + N)
-        self.patterns_, self.pattern_size_, self.pattern_pos_ = count_patterns(label_counts(self.Y_, self._train_neighbors()), self.Y_)
+        C = label_counts(self.Y_, self._train_neighbors())
+        self.patterns_, self.pattern_size_, self.pattern_pos_ = count_patterns(C, self.Y_)
 
     def _joint(self, Xs):
         N, Q = self.Y_.shape
@@ -604,13 +637,15 @@ class DMLkNN(_DMLkNNRule):
     _parameter_constraints = {**LAZY_CONSTRAINTS, 's': [Interval(Real, 0, None, closed='neither')],
                               'delta': [Interval(Integral, 0, None, closed='left')]}
 
-    def __init__(self, n_neighbors=10, s=1.0, delta=6, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None, ties='relieff'):
+    def __init__(self, n_neighbors=10, s=1.0, delta=6, feature_weights=None, metric='heom', nominal='auto',
+                 n_jobs=None, k=None, ties='relieff'):
         self.n_neighbors, self.s, self.delta, self.feature_weights = n_neighbors, s, delta, feature_weights
         self.metric, self.nominal, self.n_jobs, self.k, self.ties = metric, nominal, n_jobs, k, ties
 
 # %% ../nbs/20_lazy.ipynb #b5cb0cb2
 class _MLCWkNNRule(_LazyLearner):
-    "MLC-WkNN's scores, the neighbours' labels weighted by the convex weights α of eq. (9); `MLCWkNN` adds the parameters."
+    """MLC-WkNN's scores, the neighbours' labels weighted by the convex weights α of eq. (9); `MLCWkNN` adds the
+    parameters."""
     def _learn(self): pass
 
     def _alpha(self, Xs):
@@ -640,8 +675,10 @@ class MLCWkNN(_MLCWkNNRule):
     """
     _parameter_constraints = {**LAZY_CONSTRAINTS, 'reg': [Interval(Real, 0, None, closed='neither')]}
 
-    def __init__(self, n_neighbors=10, reg=1e-3, feature_weights=None, metric='heom', nominal='auto', n_jobs=None, k=None, ties='relieff'):
-        self.n_neighbors, self.reg, self.feature_weights, self.metric, self.nominal, self.n_jobs = n_neighbors, reg, feature_weights, metric, nominal, n_jobs
+    def __init__(self, n_neighbors=10, reg=1e-3, feature_weights=None, metric='heom', nominal='auto', n_jobs=None,
+                 k=None, ties='relieff'):
+        self.n_neighbors, self.reg, self.feature_weights = n_neighbors, reg, feature_weights
+        self.metric, self.nominal, self.n_jobs = metric, nominal, n_jobs
         self.k, self.ties = k, ties                # k: deprecated alias of n_neighbors
 
     def reconstruction_weights(self, X):
@@ -672,7 +709,8 @@ def _heap_down(hi, hd, n):
 # %% ../nbs/20_lazy.ipynb #f66729eb
 @numba.njit(**NJIT)
 def _weka_tol(spec)->float:
-    "τ of (W): the screen's rounding bound relative to 1 + δ; −1 where the screened sums are exact (binary rows, or dense strict sums)."
+    """τ of (W): the screen's rounding bound relative to 1 + δ; −1 where the screened sums are exact (binary rows,
+    or dense strict sums)."""
     if spec.ints or (spec.indptr.shape[0] == 0 and spec.mode == 2): return -1.0
     return 4e-15 * spec.is_nominal.shape[0]
 
@@ -684,13 +722,15 @@ def _weka_bar(t, tol, pw):
 
 @numba.njit(inline='always', **NJIT)
 def _screened(r, tol, pw):
-    "What (W) compares: the screened sum (HEOM: the root squared), or, where the screen is exact, the distance r itself."
+    """What (W) compares: the screened sum (HEOM: the root squared), or, where the screen is exact, the distance r
+    itself."""
     return r * r if (pw == 2 and tol >= 0) else r
 
 # %% ../nbs/20_lazy.ipynb #13b96a90
 @numba.njit(inline='always', **NJIT_STRICT)
 def _weka_sum(xs, sup, nsup, spec, j):
-    "The exact, strict sum of query xs and training row j: `strict_sum` on dense rows, `merge_sum` with a sparse row's entries."
+    """The exact, strict sum of query xs and training row j: `strict_sum` on dense rows, `merge_sum` with a sparse
+    row's entries."""
     if spec.indptr.shape[0] > 0: return merge_sum(xs, sup, nsup, spec, j)
     return strict_sum(xs, row_at(spec, j), spec.is_nominal, spec.missnom, spec.w, spec.pw)
 
@@ -699,9 +739,12 @@ def _weka_pop(hi, hd, n, idx, dist):
     "`get()` the heap of n empty, farthest first, into idx/dist from slot n − 1 down."
     for r in range(n - 1, -1, -1):
         idx[r], dist[r] = hi[1], hd[1]
-        hi[1], hd[1] = hi[r + 1], hd[r + 1]; _heap_down(hi, hd, r)
+        hi[1], hd[1] = hi[r + 1], hd[r + 1]
+        _heap_down(hi, hd, r)
 
 # %% ../nbs/20_lazy.ipynb #a952a087
+# One kernel, longer than 30 lines: Weka's put / putBySubstitute / putKthNearest are one loop over the rows whose
+# heap and tie count each step updates; split, the hot loop would change (and with it the digests of test_machines).
 @numba.njit(**NJIT_STRICT)
 def _weka_scan(drow, tol, s, xs, spec, k, idx, dist):
     """Weka's scan for the query xs (row s left out) over the screened row `drow`: exact sums only for rows within
@@ -716,11 +759,15 @@ def _weka_scan(drow, tol, s, xs, spec, k, idx, dist):
         if j == s or _screened(drow[j], tol, spec.pw) > bar: continue
         d = drow[j] if own else _weka_sum(xs, sup, nsup, spec, j)
         if n < k:                                        # put
-            n += 1; hi[n], hd[n] = j, d; _heap_up(hi, hd, n)
+            n += 1
+            hi[n], hd[n] = j, d
+            _heap_up(hi, hd, n)
         elif d < hd[1]:                                  # putBySubstitute
             oi, od = hi[1], hd[1]
-            hi[1], hd[1] = hi[n], hd[n]; _heap_down(hi, hd, n - 1)
-            hi[n], hd[n] = j, d; _heap_up(hi, hd, n)
+            hi[1], hd[1] = hi[n], hd[n]
+            _heap_down(hi, hd, n - 1)
+            hi[n], hd[n] = j, d
+            _heap_up(hi, hd, n)
             if od == hd[1]:
                 if k + nt < L: idx[k + nt], dist[k + nt] = oi, od
                 nt += 1
@@ -763,7 +810,8 @@ def _weka_run(prep:Prepared, Xq, rows, k:int, L:int, metric, weights, n_jobs)->W
         Xb = _take_rows(Xq, rows)
         (spec, Xb), samples = query_spec(prep, Xb, metric, weights), np.full(m, -1, np.int64)
     spec = spec._replace(missnom=np.ones(spec.is_nominal.shape[0]))      # Weka: a missing nominal value differs by 1
-    pools = pool_spec(np.zeros((prep.n_rows, 1), np.uint8), k, exclude_self=Xq is None, ordered=False)   # an empty pool: the screen only
+    no_pool = np.zeros((prep.n_rows, 1), np.uint8)                    # an empty pool: the screen only
+    pools = pool_spec(no_pool, k, exclude_self=Xq is None, ordered=False)
     run_blocks(samples, spec, pools, out, n_jobs, Xb)
     return out
 
@@ -780,7 +828,8 @@ def weka_neighbors(prep:Prepared, Xs, k:int, metric='heom', weights=None, n_jobs
         over = np.flatnonzero(out.length > L)             # longer lists: again, with room for the longest
         if whole and len(over):
             L2 = int(out.length.max())
-            idx, dist = np.pad(idx, ((0, 0), (0, L2 - L)), constant_values=-1), np.pad(dist, ((0, 0), (0, L2 - L)), constant_values=np.inf)
+            idx = np.pad(idx, ((0, 0), (0, L2 - L)), constant_values=-1)
+            dist = np.pad(dist, ((0, 0), (0, L2 - L)), constant_values=np.inf)
             B = max(1, QUERY_BYTES // (16 * L2))
             for lo in range(0, len(over), B):
                 o = _weka_run(prep, Xs, over[lo:lo + B], k, L2, metric, weights, n_jobs)
@@ -814,12 +863,15 @@ def _java_round(x)->np.ndarray:
     return (f + (x - f >= 0.5)).astype(np.int64)
 
 def mulan_brknn_scores(Y, idx)->tuple:
-    "Mulan's BRkNN over whole lists `idx` (-1 padded): confidences (1/N + c)/(Q/N + n), eq. (4′), and BRkNN-b's m, eq. (5′)."
+    """Mulan's BRkNN over whole lists `idx` (-1 padded): confidences (1/N + c)/(Q/N + n), eq. (4′), and BRkNN-b's m,
+    eq. (5′)."""
     N, Q = Y.shape
     conf, total, L = np.full((len(idx), Q), 1.0 / max(1, N)), np.full(len(idx), Q / max(1, N)), np.zeros(len(idx))
     for r in range(idx.shape[1]):
         ok = idx[:, r] >= 0
-        conf[ok] += Y[idx[ok, r]]; total[ok] += 1.0; L[ok] += Y[idx[ok, r]].sum(1)
+        conf[ok] += Y[idx[ok, r]]
+        total[ok] += 1.0
+        L[ok] += Y[idx[ok, r]].sum(1)
     return conf / total[:, None], _java_round(L / total)
 
 # %% ../nbs/20_lazy.ipynb #2a7030c3
@@ -832,7 +884,8 @@ def _mulan_a(c, rnd)->np.ndarray:
     return pred
 
 def _mulan_b(c, m:int, rnd)->np.ndarray:
-    "BRkNN-b as Mulan: the m most confident labels, those tied at the m-th drawn (m = 0: none, m = Q: all, where Mulan fails)."
+    """BRkNN-b as Mulan: the m most confident labels, those tied at the m-th drawn (m = 0: none, m = Q: all, where
+    Mulan fails)."""
     Q = len(c)
     if m <= 0 or m >= Q: return np.full(Q, m > 0)
     order = np.argsort(c, kind='stable')

@@ -40,14 +40,17 @@ def discretize(X, nominal=None, n_bins:int=10)->np.ndarray:
     if X.ndim == 1: X = X[:, None]
     if int(n_bins) < 2: raise ValueError(f"n_bins must be an int >= 2, got {n_bins!r}")
     nominal = np.zeros(X.shape[1], bool) if nominal is None else np.asarray(nominal, bool)
-    if nominal.shape != (X.shape[1],): raise ValueError(f"nominal must be a bool mask of X's {X.shape[1]} columns, got shape {nominal.shape}")
+    if nominal.shape != (X.shape[1],):
+        raise ValueError(f"nominal must be a bool mask of X's {X.shape[1]} columns, got shape {nominal.shape}")
     out = np.empty(X.shape, np.int64)
     for f in range(X.shape[1]):
         x = X[:, f]
         if nominal[f]:
             nan = np.isnan(x)
             bad = x[~nan][~np.isfinite(x[~nan]) | (x[~nan] < 0) | (x[~nan] != np.floor(x[~nan]))]
-            if bad.size: raise ValueError(f"nominal column {f} of X must hold non-negative integer codes (or NaN), got {bad[0]!r}")
+            if bad.size:
+                raise ValueError(f"nominal column {f} of X must hold non-negative integer codes (or NaN), "
+                                 f"got {bad[0]!r}")
             out[:, f] = np.where(nan, np.nanmax(x) + 1 if not nan.all() else 0, np.nan_to_num(x)).astype(np.int64)
         else: out[:, f] = _bin_codes(x, int(n_bins))
     return out
@@ -100,7 +103,9 @@ def _mlrf_update(rule, b, i, ws, u, spec):
     for l in range(Q):
         if cnt[l] == 0: continue                 # empty pool (a label only s has, or nobody has)
         coef = -rule.counts[l] / cin if Y[s, l] != 0 else rule.counts[l] / cout
-        pools[m] = l; coefs[m] = rule.omega[s] * coef; m += 1
+        pools[m] = l
+        coefs[m] = rule.omega[s] * coef
+        m += 1
     cd = direct_row(ws, u, cnt.sum(), 0, spec)     # many neighbours: shares straight into the tile's one pass
     push_pools(ws.ej, ws.ea, ws.ec, ws.ne, cd, ws.idx[u], cnt, pools[:m], accs[:m], coefs[:m], rule.ones, False)
     flush(rule.acc[b], ws, u, spec)
@@ -108,7 +113,9 @@ def _mlrf_update(rule, b, i, ws, u, spec):
 # %% ../nbs/14_mlrf.ipynb #67bd1b65
 def _check_has_labels(Y):
     "MLRF needs at least one relevant label somewhere (LC > 0)."
-    if not Y.any(): raise ValueError("Y has no relevant labels at all (every entry is 0): MLRF's label cardinality is 0, so ω = |y|/LC is undefined")
+    if not Y.any():
+        raise ValueError("Y has no relevant labels at all (every entry is 0): MLRF's label cardinality is 0, "
+                         "so ω = |y|/LC is undefined")
 
 def mlrf_weights(X, Y, nominal, n_values=None, k=10, samples=None, metric='manhattan', n_jobs=None)->np.ndarray:
     "MLRF weights (D,) of features `X` for the 0/1 label matrix `Y`, eqs. (1)–(3)."
@@ -164,7 +171,7 @@ def su_matrix(codes, n_jobs=None)->np.ndarray:
     codes = np.asarray(codes)
     if codes.ndim == 1: codes = codes[:, None]
     N, D = codes.shape
-    rows = np.empty((D, N), np.int64); n_codes = np.empty(D, np.int64); H = np.empty(D)
+    rows, n_codes, H = np.empty((D, N), np.int64), np.empty(D, np.int64), np.empty(D)
     for f in range(D):
         u, rows[f] = np.unique(codes[:, f], return_inverse=True)
         n_codes[f] = len(u)
@@ -193,8 +200,13 @@ def backward_search(w, su, features, tolerance=0.01, min_features=1):
         scores = _phi(sum_w - w[cand], pair_sum - rho[cand], n - 1)
         t = int(np.argmax(scores >= scores.max() - PHI_TIE))      # first (lowest index) within the tie
         q = cand[t]
-        alive[q] = False; sum_w -= w[q]; pair_sum -= rho[q]; n -= 1; rho -= su[:, q]
-        removed.append(int(q)); path.append(float(scores[t]))
+        alive[q] = False
+        sum_w -= w[q]
+        pair_sum -= rho[q]
+        n -= 1
+        rho -= su[:, q]
+        removed.append(int(q))
+        path.append(float(scores[t]))
         if path[-1] >= best - PHI_TIE: best, n_best = path[-1], len(removed)
         elif path[-1] < best - tolerance: break
     return removed, path, n_best
@@ -212,7 +224,7 @@ def _fit_mlrf(est, X, Y, info)->np.ndarray:
 
 # %% ../nbs/14_mlrf.ipynb #a81ca837
 class MLRF(BaseRanker):
-    """MLRF feature weighting (Chen et al. 2018, §2.1): label-wise hits and misses, label shares and instance contributions.
+    """MLRF weights (Chen et al. 2018, §2.1): label-wise hits and misses, label shares and instance contributions.
 
     Parameters
     ----------
@@ -234,11 +246,11 @@ class MLRF(BaseRanker):
     """
     _accept_sparse = True                      # X may stay scipy.sparse: the kernels read CSR rows
     _parameter_constraints = {**COMMON_CONSTRAINTS, **_MLRF_CONSTRAINTS}
-
     def __init__(self, n_neighbors=10, n_samples=None, metric='manhattan', nominal='auto',
                  n_features_to_select=None, threshold=None, n_jobs=None, random_state=None):
         self.n_neighbors, self.n_samples, self.metric, self.nominal = n_neighbors, n_samples, metric, nominal
-        self.n_features_to_select, self.threshold, self.n_jobs, self.random_state = n_features_to_select, threshold, n_jobs, random_state
+        self.n_features_to_select, self.threshold = n_features_to_select, threshold
+        self.n_jobs, self.random_state = n_jobs, random_state
 
     def _fit(self, X, Y, info): return _fit_mlrf(self, X, Y, info)
 
@@ -248,14 +260,17 @@ def positive_share_prefix(w, ranking, theta:float)->np.ndarray:
     pos = ranking[w[ranking] > 0]
     if len(pos) == 0:
         raise ValueError("no feature has a positive MLRF weight (e.g. every feature is constant, or none "
-                         "separates the labels): MML-RF's pre-filter (theta) keeps a share of the positive weight, and there is none")
+                         "separates the labels): MML-RF's pre-filter (theta) keeps a share of the positive weight, "
+                         "and there is none")
     cs = np.cumsum(w[pos])
     return pos[:int(np.searchsorted(cs, theta * cs[-1], side='left')) + 1]
 
 # %% ../nbs/14_mlrf.ipynb #03d1b5fd
-_MMLRF_CONSTRAINTS = {'nominal': COMMON_CONSTRAINTS['nominal'], 'n_jobs': COMMON_CONSTRAINTS['n_jobs'], **_MLRF_CONSTRAINTS,
+_MMLRF_CONSTRAINTS = {'nominal': COMMON_CONSTRAINTS['nominal'], 'n_jobs': COMMON_CONSTRAINTS['n_jobs'],
+    **_MLRF_CONSTRAINTS,
     'theta': [Interval(Real, 0, 1, closed='right')], 'tolerance': [Interval(Real, 0, None, closed='left')],
-    'min_features': [Interval(Integral, 1, None, closed='left')], 'n_bins': [Interval(Integral, 2, None, closed='left')]}
+    'min_features': [Interval(Integral, 1, None, closed='left')],
+    'n_bins': [Interval(Integral, 2, None, closed='left')]}
 
 # %% ../nbs/14_mlrf.ipynb #131413b8
 class _MMLRFSteps:
@@ -272,8 +287,7 @@ class _MMLRFSteps:
 
     def _get_support_mask(self):
         check_is_fitted(self, 'selected_')
-        mask = np.zeros(self.n_features_in_, bool); mask[self.selected_] = True
-        return mask
+        return np.isin(np.arange(self.n_features_in_), self.selected_)
 
     def plot_path(self, ax=None):
         "Φ along the backward search against the subset size, with the selected subset marked."
@@ -282,9 +296,11 @@ class _MMLRFSteps:
         if ax is None: _, ax = plt.subplots(figsize=(5, 3))
         size = len(self.prefiltered_) - np.arange(len(self.phi_path_))
         ax.plot(size, self.phi_path_, '.-', color='C0', label='Φ(S)')
-        ax.plot(size[self.best_step_], self.phi_path_[self.best_step_], 'o', color='C3', label=f'selected, |S| = {len(self.selected_)}')
+        best = self.best_step_
+        ax.plot(size[best], self.phi_path_[best], 'o', color='C3', label=f'selected, |S| = {len(self.selected_)}')
         ax.set_xlim(size[0] + 0.5, size[-1] - 0.5)
-        ax.set_xlabel('|S| (backward search →)'); ax.set_ylabel('Φ(S)'); ax.legend(frameon=False)
+        ax.set(xlabel='|S| (backward search →)', ylabel='Φ(S)')
+        ax.legend(frameon=False)
         return ax
 
 # %% ../nbs/14_mlrf.ipynb #c3a42fe3
@@ -315,5 +331,6 @@ class MMLRF(_MMLRFSteps, BaseRanker):
     _parameter_constraints = _MMLRF_CONSTRAINTS
     def __init__(self, n_neighbors=10, n_samples=None, metric='manhattan', theta=0.85, tolerance=0.01, min_features=1,
                  n_bins=10, nominal='auto', n_jobs=None, random_state=None):
-        self.n_neighbors, self.n_samples, self.metric, self.theta, self.tolerance = n_neighbors, n_samples, metric, theta, tolerance
-        self.min_features, self.n_bins, self.nominal, self.n_jobs, self.random_state = min_features, n_bins, nominal, n_jobs, random_state
+        self.n_neighbors, self.n_samples, self.metric = n_neighbors, n_samples, metric
+        self.theta, self.tolerance, self.min_features, self.n_bins = theta, tolerance, min_features, n_bins
+        self.nominal, self.n_jobs, self.random_state = nominal, n_jobs, random_state

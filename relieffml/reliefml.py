@@ -36,12 +36,15 @@ def label_sets(Y):
     for i in range(Y.shape[0]):
         t = lptr[i]
         for l in range(Y.shape[1]):
-            if Y[i, l]: lind[t] = l; t += 1
+            if Y[i, l]:
+                lind[t] = l
+                t += 1
     return lptr, lind
 
 @numba.njit(inline='always', **NJIT)
 def _label_distance(Y, lptr, lind, r, j):
-    "d_𝓛(r, j) = |y_r Δ y_j| / Q, eq. (2), as (|y_r| + |y_j| − 2|y_r ∩ y_j|) / Q from j's label list: O(|y_j|), not O(Q)."
+    """d_𝓛(r, j) = |y_r Δ y_j| / Q, eq. (2), as (|y_r| + |y_j| − 2|y_r ∩ y_j|) / Q from j's label list:
+    O(|y_j|), not O(Q)."""
     inter = 0
     for t in range(lptr[j], lptr[j + 1]): inter += Y[r, lind[t]]
     return (lptr[r + 1] - lptr[r] + lptr[j + 1] - lptr[j] - 2 * inter) / Y.shape[1]
@@ -104,7 +107,11 @@ def _reliefml_update(rule, b, i, ws, u, spec):
     cnt, Q = ws.cnt[u], rule.Y.shape[1]
     pools, accs, m, n = np.empty(Q, np.int64), np.zeros(Q, np.int64), 0, 0   # the plan: each label pool, accumulator 0
     for l in range(Q):
-        if coefs[l] != 0.0: pools[m] = l; coefs[m] = coefs[l]; m += 1; n += cnt[l]
+        if coefs[l] != 0.0:
+            pools[m] = l
+            coefs[m] = coefs[l]
+            m += 1
+            n += cnt[l]
     cd = direct_row(ws, u, n, 0, spec)             # many neighbours: shares straight into the tile's one pass
     push_pools(ws.ej, ws.ea, ws.ec, ws.ne, cd, ws.idx[u], cnt, pools[:m], accs[:m], coefs[:m], rule.ones, False)
     flush(rule.acc[b], ws, u, spec)
@@ -139,7 +146,8 @@ def minmax_scale(W):
 # %% ../nbs/10_reliefml.ipynb #5c58f10b
 _RELIEFFML_CONSTRAINTS = {**COMMON_CONSTRAINTS,
     'n_neighbors': [Interval(Integral, 1, None, closed='left')],
-    'n_samples': [StrOptions({'auto'}), None, Interval(Integral, 1, None, closed='left'), Interval(Real, 0, 1, closed='right')],
+    'n_samples': [StrOptions({'auto'}), None, Interval(Integral, 1, None, closed='left'),
+                  Interval(Real, 0, 1, closed='right')],
     'metric': [StrOptions(set(METRICS))], 'smoothing': [Interval(Real, 0, None, closed='left')],
     'random_state': ['random_state']}
 

@@ -155,7 +155,8 @@ def _sha256(path) -> str:
     return h.hexdigest()
 
 def data_checksum(name:str, split:str="all") -> str:
-    "sha256 of what `load_dataset(name, split=split)` reads: the data home's or bundled copy, else the registry's files."
+    """sha256 of what `load_dataset(name, split=split)` reads: the data home's or bundled copy, else the registry's
+    files."""
     path = find_dataset(name) if split == "all" else None
     if path is not None: return _sha256(path)
     files, _ = fetch(name, split, get_data_home())
@@ -319,7 +320,8 @@ def chen_slice(ds, train, test, shares, seed:int, n_jobs=None) -> list:
     "Rows of paper 004 on one fold: ReliefF-ML's top-`shares` subsets, and MML-RF's, MLRF top-|S|'s and S0's own."
     learner, folds = MLkNN(n_neighbors=10, s=1, n_jobs=n_jobs), [(train, test)]
     ranker = ReliefFML(random_state=seed, n_jobs=n_jobs)
-    scores = evaluate(ranker, learner, ds, folds=folds, subset_fractions=shares, metrics=CHEN_MEASURES, method="ReliefF-ML")
+    scores = evaluate(ranker, learner, ds, folds=folds, subset_fractions=shares, metrics=CHEN_MEASURES,
+                      method="ReliefF-ML")
     rows = _chen_rows(scores, None)
     for method, Selector in CHEN_SELECTORS.items():
         scores = evaluate(Selector(n_jobs=n_jobs), learner, ds, folds=folds, mode="support", metrics=CHEN_MEASURES,
@@ -366,7 +368,8 @@ class SharedInfoGain(InfoGain):
     _memo = {}
     def _fit(self, X, y, info):
         h = hashlib.blake2b(digest_size=16)
-        for a in (np.asarray(X.shape), X, y, info["nominal"], info["n_values"]): h.update(np.ascontiguousarray(a).tobytes())
+        for a in (np.asarray(X.shape), X, y, info["nominal"], info["n_values"]):
+            h.update(np.ascontiguousarray(a).tobytes())
         key = h.digest()
         if key not in self._memo: self._memo[key] = (super()._fit(X, y, info), self.cut_points_)
         W, self.cut_points_ = self._memo[key]

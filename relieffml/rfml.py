@@ -31,11 +31,13 @@ def label_target_diff(Y, samples, idx, cnt, jaccard):
 @numba.njit(**NJIT)
 def compact_mutual(idx, cnt, mask):
     "Neighbour lists with only the mutual ones, moved to the front; returns (idx, count)."
-    out = np.full(idx.shape, -1, np.int64); c = np.zeros(idx.shape[0], np.int64)
+    out = np.full(idx.shape, -1, np.int64)
+    c = np.zeros(idx.shape[0], np.int64)
     for i in range(idx.shape[0]):
         for r in range(cnt[i]):
             if mask[i, r]:
-                out[i, c[i]] = idx[i, r]; c[i] += 1
+                out[i, c[i]] = idx[i, r]
+                c[i] += 1
     return out, c
 
 # %% ../nbs/11_rfml.ipynb #3e4372c1
@@ -48,10 +50,13 @@ def rfml_weights(X, Y, nominal, n_values=None, k=10, samples=None, label_distanc
     Y = np.ascontiguousarray(Y, np.uint8)
     every = neighbors_all(pr, np.arange(N, dtype=np.int64), k, metric, n_jobs) if mutual else None
     try:                                            # RFM-ML: the samples' own lists are rows of everyone's
-        return rrelieff_search(pr, samples, k, metric, n_jobs, None if every is None else (every[0][samples], every[1][samples]),
+        lists = None if every is None else (every[0][samples], every[1][samples])
+        return rrelieff_search(pr, samples, k, metric, n_jobs, lists,
                                tmode=2 if label_distance == 'jaccard' else 1, Y=Y, mutual=every)
     except NoNeighbours:
-        if mutual: raise ValueError("no sampled instance has a mutual neighbour: increase n_neighbors or use mutual=False") from None
+        if mutual:
+            raise ValueError("no sampled instance has a mutual neighbour: increase n_neighbors or use "
+                             "mutual=False") from None
         raise
 
 # %% ../nbs/11_rfml.ipynb #f4b1e225
@@ -71,13 +76,14 @@ class RFML(BaseRanker):
         See `BaseRanker`.
     """
     _accept_sparse = True                      # X may stay scipy.sparse: the kernels read CSR rows
-    _parameter_constraints = {**{k: v for k, v in RELIEF_CONSTRAINTS.items() if k not in ('weight_by_distance', 'sigma')},
-                              'label_distance': [StrOptions({'hamming', 'jaccard'})], 'mutual': ['boolean']}
+    _parameter_constraints = {k: v for k, v in RELIEF_CONSTRAINTS.items() if k not in ('weight_by_distance', 'sigma')}
+    _parameter_constraints |= {'label_distance': [StrOptions({'hamming', 'jaccard'})], 'mutual': ['boolean']}
 
     def __init__(self, n_neighbors=10, n_samples=None, label_distance='hamming', mutual=False, metric='manhattan',
                  nominal='auto', n_features_to_select=None, threshold=None, n_jobs=None, random_state=None):
-        self.n_neighbors, self.n_samples, self.label_distance, self.mutual = n_neighbors, n_samples, label_distance, mutual
-        self.metric, self.nominal, self.n_features_to_select, self.threshold = metric, nominal, n_features_to_select, threshold
+        self.n_neighbors, self.n_samples, self.label_distance = n_neighbors, n_samples, label_distance
+        self.mutual, self.metric, self.nominal = mutual, metric, nominal
+        self.n_features_to_select, self.threshold = n_features_to_select, threshold
         self.n_jobs, self.random_state = n_jobs, random_state
 
     def _fit(self, X, Y, info):

@@ -40,16 +40,19 @@ def _input_types(nominal, n_values, D:int, n_labels:int):
 # %% ../nbs/21_rfs.ipynb #ef7d94d1
 def _split(W, D:int, j:int, Q:int):
     "Split the weights of `[x, y_{−j}]` into a feature row (D) and a label row (Q, NaN at `j`)."
-    wl = np.full(Q, np.nan); wl[np.delete(np.arange(Q), j)] = W[D:]
+    wl = np.full(Q, np.nan)
+    wl[np.delete(np.arange(Q), j)] = W[D:]
     return W[:D], wl
 
 # %% ../nbs/21_rfs.ipynb #3c76db83
 def rfs_weights(X, Y, nominal, n_values=None, k:int=10, n_jobs=None):
     "ReliefF scores of the inputs of every S_j, eq. (1): `(Q×D feature scores, Q×Q label scores)`, NaN diagonal."
-    X = np.asarray(X, np.float64); Y = np.asarray(Y, np.uint8)
+    X = np.asarray(X, np.float64)
+    Y = np.asarray(Y, np.uint8)
     D, Q = X.shape[1], Y.shape[1]
     nom, nv = _input_types(nominal, n_values, D, Q - 1)
-    rows = [_split(relieff_weights(transform_label(X, Y, j), Y[:, j].astype(np.int64), nom, nv, k, n_jobs=n_jobs), D, j, Q)
+    rows = [_split(relieff_weights(transform_label(X, Y, j), Y[:, j].astype(np.int64), nom, nv, k, n_jobs=n_jobs),
+                   D, j, Q)
             for j in range(Q)]
     return np.array([r[0] for r in rows]), np.array([r[1] for r in rows])
 
@@ -75,10 +78,12 @@ def rfs_parents(feature_scores, label_scores, strategy:str='rfs', t:float=0.7)->
     Q, D = feature_scores.shape
     out = []
     for j in range(Q):
-        others = np.delete(np.arange(Q), j); wl = label_scores[j, others]
+        others = np.delete(np.arange(Q), j)
+        wl = label_scores[j, others]
         if strategy == 'rfs-j':
             sel = top_indices(np.r_[feature_scores[j], wl], keep_count(t, D + Q, D + Q - 1))
-            out.append(_parent_set(sel[sel < D], others[sel[sel >= D] - D])); continue
+            out.append(_parent_set(sel[sel < D], others[sel[sel >= D] - D]))
+            continue
         feats = np.arange(D) if strategy == 'rfs' else top_indices(feature_scores[j], keep_count(t, D, D))
         out.append(_parent_set(feats, others[top_indices(wl, keep_count(t, Q, Q - 1))]))
     return out
@@ -118,11 +123,43 @@ def _dot(a, b):
     for f in range(a.shape[0]): s += a[f] * b[f]
     return s
 
+# %% ../nbs/21_rfs.ipynb #5ed81a22b
+@numba.njit(**NJIT_STRICT)
+def _svm_cg(X, o, C, g, gn, d, r, p, Hp):
+    "Conjugate gradients on H d = −g (d written in place), until the residual is ≤ 0.1‖g‖ (`gn`), D + 1 steps at most."
+    D = g.shape[0]
+    d[:] = 0.0
+    r[:] = -g
+    p[:] = r
+    rr = _dot(r, r)
+    for _ in range(D + 1):
+        if np.sqrt(rr) <= 0.1 * gn: break
+        _svm_hess(X, o, C, p, Hp)
+        a = rr / _dot(p, Hp)
+        for f in range(D):
+            d[f] += a * p[f]
+            r[f] -= a * Hp[f]
+        rr_new = _dot(r, r)
+        for f in range(D): p[f] = r[f] + (rr_new / rr) * p[f]
+        rr = rr_new
+
+@numba.njit(**NJIT_STRICT)
+def _svm_line_search(X, y, C, w, o, g, d, wn, on):
+    "Armijo: halve the step along d until f decreases by 0.01·step·slope (40 halvings at most); the point in wn, on."
+    f0, slope, step = _svm_objective(w, o, C), _dot(g, d), 1.0
+    for _ in range(40):
+        for f in range(w.shape[0]): wn[f] = w[f] + step * d[f]
+        _svm_margins(X, y, wn, on)
+        if _svm_objective(wn, on, C) <= f0 + 0.01 * step * slope: break
+        step *= 0.5
+
+# %% ../nbs/21_rfs.ipynb #5ed81a22c
 @numba.njit(**NJIT_STRICT)
 def _svm_newton(X, y, C, tol, max_iter, w):
     "Minimise f over w (written in place) by Newton–CG with an Armijo line search; returns the Newton steps taken."
     n, D = X.shape
-    o, g, d, r, p, Hp, wn, on = np.zeros(n), np.empty(D), np.empty(D), np.empty(D), np.empty(D), np.empty(D), np.empty(D), np.empty(n)
+    o, on = np.zeros(n), np.empty(n)                     # the margins at w and at the trial point wn
+    g, d, r, p, Hp, wn = np.empty(D), np.empty(D), np.empty(D), np.empty(D), np.empty(D), np.empty(D)
     _svm_margins(X, y, w, o)
     g0 = 0.0
     for it in range(max_iter):
@@ -133,52 +170,59 @@ def _svm_newton(X, y, C, tol, max_iter, w):
         gn = np.sqrt(_dot(g, g))
         if it == 0: g0 = gn
         if gn <= tol * g0 or gn == 0.0: return it
-        d[:] = 0.0; r[:] = -g; p[:] = r; rr = _dot(r, r)  # CG on H d = −g, to 0.1‖g‖
-        for _ in range(D + 1):
-            if np.sqrt(rr) <= 0.1 * gn: break
-            _svm_hess(X, o, C, p, Hp)
-            a = rr / _dot(p, Hp)
-            for f in range(D): d[f] += a * p[f]; r[f] -= a * Hp[f]
-            rr_new = _dot(r, r)
-            for f in range(D): p[f] = r[f] + (rr_new / rr) * p[f]
-            rr = rr_new
-        f0, slope, step = _svm_objective(w, o, C), _dot(g, d), 1.0
-        for _ in range(40):                                # Armijo: halve until f decreases by 0.01·step·slope
-            for f in range(D): wn[f] = w[f] + step * d[f]
-            _svm_margins(X, y, wn, on)
-            if _svm_objective(wn, on, C) <= f0 + 0.01 * step * slope: break
-            step *= 0.5
-        w[:] = wn; o[:] = on
+        _svm_cg(X, o, C, g, gn, d, r, p, Hp)              # the direction d
+        _svm_line_search(X, y, C, w, o, g, d, wn, on)     # the step along it: wn, on
+        w[:] = wn
+        o[:] = on
     return max_iter
 
 # %% ../nbs/21_rfs.ipynb #8a69a6c0
-class DeterministicLinearSVC(ClassifierMixin, BaseEstimator):
-    """Binary linear SVM (L2-regularised squared hinge loss, `LinearSVC`'s model) by Newton–CG: the same bits on every CPU.
-
-    Parameters: ``C`` (default 1.0), ``tol`` (1e-4: the gradient norm's reduction), ``max_iter`` (1000 Newton
-    steps), ``fit_intercept`` (True: a constant feature ``intercept_scaling``, regularised like the others)."""
-    _parameter_constraints = {'C': [Interval(Real, 0, None, closed='neither')], 'tol': [Interval(Real, 0, None, closed='neither')],
+class _LinearSVCParams(ClassifierMixin, BaseEstimator):
+    "`DeterministicLinearSVC`'s parameters, tags and design matrix (x, then the constant intercept column)."
+    _parameter_constraints = {'C': [Interval(Real, 0, None, closed='neither')],
+                              'tol': [Interval(Real, 0, None, closed='neither')],
                               'max_iter': [Interval(Integral, 1, None, closed='left')], 'fit_intercept': ['boolean'],
-                              'intercept_scaling': [Interval(Real, 0, None, closed='neither')], 'random_state': ['random_state']}
+                              'intercept_scaling': [Interval(Real, 0, None, closed='neither')],
+                              'random_state': ['random_state']}
 
     def __init__(self, C=1.0, tol=1e-4, max_iter=1000, fit_intercept=True, intercept_scaling=1.0, random_state=None):
-        self.C, self.tol, self.max_iter, self.fit_intercept, self.intercept_scaling = C, tol, max_iter, fit_intercept, intercept_scaling
+        self.C, self.tol, self.max_iter = C, tol, max_iter
+        self.fit_intercept, self.intercept_scaling = fit_intercept, intercept_scaling
         self.random_state = random_state                  # accepted for RFS's seeding; the solver draws nothing
 
     def _design(self, X):
         X = np.asarray(X.toarray() if sp.issparse(X) else X, dtype=np.float64)
-        return np.ascontiguousarray(np.c_[X, np.full(len(X), float(self.intercept_scaling))] if self.fit_intercept else X)
+        if self.fit_intercept: X = np.c_[X, np.full(len(X), float(self.intercept_scaling))]
+        return np.ascontiguousarray(X)
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class, tags.input_tags.sparse = False, True   # binary; sparse rows are densified
+        return tags
+
+# %% ../nbs/21_rfs.ipynb #8a69a6c0c
+def _binary_classes(y)->np.ndarray:
+    "The two classes of a classification target `y`, sorted; `ValueError` unless there are exactly two."
+    check_classification_targets(y)
+    classes = np.unique(y)
+    if len(classes) != 2:
+        raise ValueError(f"Only binary classification is supported. The type of the target is {type_of_target(y)}: "
+                         f"DeterministicLinearSVC is binary, y has {len(classes)} classes")
+    return classes
+
+# %% ../nbs/21_rfs.ipynb #8a69a6c0b
+class DeterministicLinearSVC(_LinearSVCParams):
+    """Binary linear SVM (`LinearSVC`'s L2-regularised squared hinge loss) by Newton–CG: the same bits on every CPU.
+
+    Parameters: ``C`` (default 1.0), ``tol`` (1e-4: the gradient norm's reduction), ``max_iter`` (1000 Newton
+    steps), ``fit_intercept`` (True: a constant feature ``intercept_scaling``, regularised like the others)."""
     def fit(self, X, y):
         self._validate_params()
         X, y = validate_data(self, X, y, accept_sparse='csr', dtype=np.float64)   # scikit-learn's checks and messages
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if len(self.classes_) != 2:
-            raise ValueError(f"Only binary classification is supported. The type of the target is "
-                             f"{type_of_target(y)}: DeterministicLinearSVC is binary, y has {len(self.classes_)} classes")
+        self.classes_ = _binary_classes(y)
         w = np.zeros(X.shape[1] + bool(self.fit_intercept))
-        self.n_iter_ = _svm_newton(self._design(X), np.where(y == self.classes_[1], 1.0, -1.0), float(self.C), float(self.tol), int(self.max_iter), w)
+        signs = np.where(y == self.classes_[1], 1.0, -1.0)
+        self.n_iter_ = _svm_newton(self._design(X), signs, float(self.C), float(self.tol), int(self.max_iter), w)
         self.coef_ = w[None, :X.shape[1]].copy()
         self.intercept_ = np.array([w[-1] * self.intercept_scaling if self.fit_intercept else 0.0])
         return self
@@ -187,19 +231,16 @@ class DeterministicLinearSVC(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         Z = self._design(validate_data(self, X, accept_sparse='csr', dtype=np.float64, reset=False))
         if Z.ndim != 2 or Z.shape[1] != self.coef_.shape[1] + bool(self.fit_intercept):
-            raise ValueError(f"X has {Z.shape[-1] - bool(self.fit_intercept)} features, but DeterministicLinearSVC is expecting {self.coef_.shape[1]} features as input")
-        o, w = np.empty(len(Z)), np.r_[self.coef_[0], self.intercept_ / self.intercept_scaling] if self.fit_intercept else self.coef_[0]
+            raise ValueError(f"X has {Z.shape[-1] - bool(self.fit_intercept)} features, but DeterministicLinearSVC "
+                             f"is expecting {self.coef_.shape[1]} features as input")
+        w = np.r_[self.coef_[0], self.intercept_ / self.intercept_scaling] if self.fit_intercept else self.coef_[0]
+        o = np.empty(len(Z))
         _svm_margins(Z, np.ones(len(Z)), np.ascontiguousarray(w), o)
         return o
 
     def predict(self, X):
         margins = self.decision_function(X)          # first: it checks that the model is fitted
         return self.classes_[(margins > 0).astype(int)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class, tags.input_tags.sparse = False, True   # binary; sparse rows are densified
-        return tags
 
 # %% ../nbs/21_rfs.ipynb #92a7e97f
 class ConstantLabelWarning(UserWarning):
@@ -231,52 +272,36 @@ def _names(prefix:str, n:int, given)->list:
 
 # %% ../nbs/21_rfs.ipynb #c40cb047
 def _predict_features(X, n_features:int, categories=None, name:str='the classifier')->np.ndarray:
-    "New rows as float64 N×D (NumPy, pandas, scipy.sparse or a `MultiLabelDataset`; nominal values coded as the fit's `categories`), checked against `n_features`."
+    """New rows as float64 N×D (NumPy, pandas, scipy.sparse or a `MultiLabelDataset`; nominal values coded as
+    the fit's `categories`), checked against `n_features`."""
     X = encode_like(X, categories)
     X = as_float_matrix(X)                      # the data container's checks (chapter *Data*): one input boundary
     if X.shape[1] != n_features:
-        raise ValueError(f"X has {X.shape[1]} features, but {name} is expecting {n_features} features as input (as fitted)")
+        raise ValueError(f"X has {X.shape[1]} features, but {name} is expecting {n_features} features as input "
+                         "(as fitted)")
     return X.toarray() if sp.issparse(X) else X
 
-# %% ../nbs/21_rfs.ipynb #92fcbc17
-class _TwoLevelFit(MultiOutputMixin, ClassifierMixin, BaseEstimator):
-    "Fitting of two-level binary relevance: `h⁰_j(x)` per label, then `h_j` on `parents_[j]` with the true labels."
-    _parameter_constraints = {'base_estimator': [None, HasMethods(['fit', 'predict'])],
-                              'meta_estimator': [None, HasMethods(['fit', 'predict'])], 'random_state': ['random_state']}
+# %% ../nbs/21_rfs.ipynb #92fcbc17a
+def _fit_clone(estimator, Z, y, constant:bool, random_state=None):
+    "A fitted clone of `estimator`, seeded with `random_state`; a `_PriorClassifier` for a constant label or no inputs."
+    if constant or Z.shape[1] == 0: return _PriorClassifier().fit(Z, y)
+    est = clone(estimator)
+    if random_state is not None:
+        seeds = {k: random_state for k in est.get_params(deep=True) if k.split('__')[-1] == 'random_state'}
+        est.set_params(**seeds)
+    return est.fit(Z, y)
 
-    def fit(self, X, y=None):
-        "Validate, fit the base level on `x`, choose `parents_`, fit the meta level on the true labels."
-        self._validate_params()
-        label_names = [str(c) for c in y.columns] if isinstance(y, pd.DataFrame) else None
-        X, info = as_features(X, getattr(self, 'nominal', 'auto'))
-        if y is None and info['dataset'] is not None: y = info['dataset'].Y
-        if y is None: raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None "
-                                       "(pass the N×Q label matrix, or a MultiLabelDataset as X)")
-        Y, self._label_coding = as_classifier_target(y, X.shape[0]); Q = Y.shape[1]
-        self._set_shape(X, Y, info, label_names)
-        const = self._constant_labels(Y)
-        self.base_estimators_ = [self._fit_one('base_estimator', X, Y[:, j], const[j]) for j in range(Q)]
-        self.parents_ = [_parent_set([], []) if const[j] else p for j, p in enumerate(self._select(X, Y, info))]
-        self.meta_estimators_ = [self._fit_one('meta_estimator', _meta_input(X, Y, p), Y[:, j], const[j]) for j, p in enumerate(self.parents_)]
-        self.label_dependence_ = np.zeros((Q, Q), np.uint8)
-        for j, p in enumerate(self.parents_): self.label_dependence_[j, p['labels']] = 1
-        return self
-
+# %% ../nbs/21_rfs.ipynb #92fcbc17c
+class _TwoLevelRecord(BaseEstimator):
+    "The estimators that `fit` clones, and what it records of the training data: sizes, names, constant labels."
     def _estimator(self, which:str):
         "The base or meta estimator parameter (default `DeterministicLinearSVC()`)."
         est = getattr(self, which)
         return DeterministicLinearSVC() if est is None else est
 
-    def _fit_one(self, which:str, Z, y, constant:bool):
-        "A fitted clone of `which`, seeded with `random_state`; a `_PriorClassifier` for a constant label or no inputs."
-        if constant or Z.shape[1] == 0: return _PriorClassifier().fit(Z, y)
-        est = clone(self._estimator(which))
-        if self.random_state is not None:
-            est.set_params(**{k: self.random_state for k in est.get_params(deep=True) if k.split('__')[-1] == 'random_state'})
-        return est.fit(Z, y)
-
     def _set_shape(self, X, Y, info, label_names):
-        "Record sizes and names: `n_features_in_`, `n_labels_`, `feature_names_in_`, `feature_names_`, `label_names_`, `classes_`."
+        """Record sizes and names: `n_features_in_`, `n_labels_`, `feature_names_in_`, `feature_names_`,
+        `label_names_`, `classes_`."""
         self.n_features_in_, self.n_labels_, self.categories_ = X.shape[1], Y.shape[1], info['categories']
         if 'frame_columns' in info: self.feature_names_in_ = info['frame_columns']
         elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_
@@ -290,14 +315,44 @@ class _TwoLevelFit(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         const = Y.min(0) == Y.max(0)
         if const.any():
             desc = ', '.join(f"{self.label_names_[j]!r} (always {int(Y[0, j])})" for j in np.flatnonzero(const))
-            warnings.warn(f"label(s) {desc} constant in the training data: predicted as that constant", ConstantLabelWarning)
+            warnings.warn(f"label(s) {desc} constant in the training data: predicted as that constant",
+                          ConstantLabelWarning)
         return const
+
+# %% ../nbs/21_rfs.ipynb #92fcbc17
+class _TwoLevelFit(MultiOutputMixin, ClassifierMixin, _TwoLevelRecord):
+    "Fitting of two-level binary relevance: `h⁰_j(x)` per label, then `h_j` on `parents_[j]` with the true labels."
+    _parameter_constraints = {'base_estimator': [None, HasMethods(['fit', 'predict'])],
+                              'meta_estimator': [None, HasMethods(['fit', 'predict'])],
+                              'random_state': ['random_state']}
+
+    def fit(self, X, y=None):
+        "Validate, fit the base level on `x`, choose `parents_`, fit the meta level on the true labels."
+        self._validate_params()
+        label_names = [str(c) for c in y.columns] if isinstance(y, pd.DataFrame) else None
+        X, info = as_features(X, getattr(self, 'nominal', 'auto'))
+        if y is None and info['dataset'] is not None: y = info['dataset'].Y
+        if y is None: raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None "
+                                       "(pass the N×Q label matrix, or a MultiLabelDataset as X)")
+        Y, self._label_coding = as_classifier_target(y, X.shape[0])
+        Q = Y.shape[1]
+        self._set_shape(X, Y, info, label_names)
+        const = self._constant_labels(Y)
+        base, meta, seed = self._estimator('base_estimator'), self._estimator('meta_estimator'), self.random_state
+        self.base_estimators_ = [_fit_clone(base, X, Y[:, j], const[j], seed) for j in range(Q)]
+        self.parents_ = [_parent_set([], []) if const[j] else p for j, p in enumerate(self._select(X, Y, info))]
+        self.meta_estimators_ = [_fit_clone(meta, _meta_input(X, Y, p), Y[:, j], const[j], seed)
+                                 for j, p in enumerate(self.parents_)]
+        self.label_dependence_ = np.zeros((Q, Q), np.uint8)
+        for j, p in enumerate(self.parents_): self.label_dependence_[j, p['labels']] = 1
+        return self
 
 # %% ../nbs/21_rfs.ipynb #d2726a4d
 def _meta_has(method:str):
     "`available_if` check: the (default) meta estimator implements `method`."
     return lambda self: hasattr(self._estimator('meta_estimator'), method)
 
+# %% ../nbs/21_rfs.ipynb #d2726a4db
 class _TwoLevelPredict(_TwoLevelFit):
     "Prediction of two-level binary relevance, eq. (4): base-level labels first, then the meta level."
     def _prediction_order(self): return np.arange(self.n_labels_), False
@@ -310,7 +365,8 @@ class _TwoLevelPredict(_TwoLevelFit):
         out = np.empty((X.shape[0], self.n_labels_))
         order, update = self._prediction_order()
         for j in order:
-            Z = _meta_input(X, L, self.parents_[j]); est = self.meta_estimators_[j]
+            Z = _meta_input(X, L, self.parents_[j])
+            est = self.meta_estimators_[j]
             out[:, j] = _score(est, Z, method)
             if update: L[:, j] = out[:, j] if method == 'predict' else est.predict(Z)
         return out
@@ -320,6 +376,9 @@ class _TwoLevelPredict(_TwoLevelFit):
         P = self._meta_level(X, 'predict').astype(np.uint8)
         return self._label_coding.labels(P)
 
+# %% ../nbs/21_rfs.ipynb #d2726a4dc
+class _TwoLevelScores(_TwoLevelPredict):
+    "The meta level's scores, where its estimator has them: `predict_proba`, `decision_function`."
     @available_if(_meta_has('predict_proba'))
     def predict_proba(self, X)->np.ndarray:
         "N×Q probabilities P(y_j = 1) from the meta level (if the meta estimator has `predict_proba`); 1-D y: N×2."
@@ -332,22 +391,29 @@ class _TwoLevelPredict(_TwoLevelFit):
         S = self._meta_level(X, 'decision_function')
         return self._label_coding.decisions(S)
 
+# %% ../nbs/21_rfs.ipynb #088aacd5a
+def _label_index(label, label_names:list)->int:
+    "The index of `label`, a name in `label_names` or an index into it; `ValueError` for anything else."
+    if isinstance(label, str):
+        if label not in label_names: raise ValueError(f"label {label!r} does not exist; labels are {label_names}")
+        return label_names.index(label)
+    if isinstance(label, bool) or not isinstance(label, (int, np.integer)) or not 0 <= label < len(label_names):
+        raise ValueError(f"label must be a label name or an index in 0..{len(label_names) - 1}, got {label!r}")
+    return label
+
 # %% ../nbs/21_rfs.ipynb #088aacd5
-class _StackedBR(_TwoLevelPredict):
+class _StackedBR(_TwoLevelScores):
     "Two-level binary relevance with inspectable parent sets; subclasses choose them in `_select(X, Y, info)`."
     def parent_names(self, label)->dict:
         "Names of the kept features and labels of `label` (an index or a label name)."
         check_is_fitted(self, 'parents_')
-        if isinstance(label, str):
-            if label not in self.label_names_: raise ValueError(f"label {label!r} does not exist; labels are {self.label_names_}")
-            label = self.label_names_.index(label)
-        elif isinstance(label, bool) or not isinstance(label, (int, np.integer)) or not 0 <= label < len(self.label_names_):
-            raise ValueError(f"label must be a label name or an index in 0..{len(self.label_names_) - 1}, got {label!r}")
-        p = self.parents_[label]
-        return dict(features=[self.feature_names_[f] for f in p['features']], labels=[self.label_names_[l] for l in p['labels']])
+        p = self.parents_[_label_index(label, self.label_names_)]
+        return dict(features=[self.feature_names_[f] for f in p['features']],
+                    labels=[self.label_names_[l] for l in p['labels']])
 
     def plot_dependence(self, ax=None):
-        "Heat map of `label_dependence_`: row j marks in black the labels that label j kept (diagonal grey); returns the axes."
+        """Heat map of `label_dependence_`: row j marks in black the labels that label j kept (diagonal grey);
+        returns the axes."""
         import matplotlib.pyplot as plt
         check_is_fitted(self, 'label_dependence_')
         Q = self.n_labels_
@@ -355,8 +421,9 @@ class _StackedBR(_TwoLevelPredict):
         M = np.where(np.eye(Q, dtype=bool), np.nan, self.label_dependence_)
         cmap = plt.get_cmap('Greys').with_extremes(bad='#c8d0d8')
         ax.imshow(M, cmap=cmap, vmin=0, vmax=1)
-        ax.set_xticks(range(Q), self.label_names_, rotation=90); ax.set_yticks(range(Q), self.label_names_)
-        ax.set_xlabel('kept label'); ax.set_ylabel('predicted label')
+        ax.set_xticks(range(Q), self.label_names_, rotation=90)
+        ax.set_yticks(range(Q), self.label_names_)
+        ax.set(xlabel='kept label', ylabel='predicted label')
         return ax
 
     def __sklearn_tags__(self):
@@ -368,7 +435,8 @@ class _StackedBR(_TwoLevelPredict):
 
 # %% ../nbs/21_rfs.ipynb #4244820c
 class RFSClassifier(_StackedBR):
-    """ReliefF-based stacking (Liu, Wang & Zhang 2019): per label, ReliefF-selected features and labels feed a meta level.
+    """ReliefF-based stacking (Liu, Wang & Zhang 2019): per label, ReliefF-selected features and labels feed
+    a meta level.
 
     Parameters
     ----------
@@ -418,7 +486,8 @@ class RFSClassifier(_StackedBR):
         self.n_neighbors, self.nominal, self.n_jobs, self.random_state = n_neighbors, nominal, n_jobs, random_state
 
     def _select(self, X, Y, info):
-        self.feature_scores_, self.label_scores_ = rfs_weights(X, Y, info['nominal'], info['n_values'], self.n_neighbors, self.n_jobs)
+        self.feature_scores_, self.label_scores_ = rfs_weights(X, Y, info['nominal'], info['n_values'],
+                                                               self.n_neighbors, self.n_jobs)
         return rfs_parents(self.feature_scores_, self.label_scores_, self.strategy, self.t)
 
 # %% ../nbs/21_rfs.ipynb #6838b31b
@@ -440,8 +509,10 @@ class DependentBinaryRelevance(_StackedBR):
 # %% ../nbs/21_rfs.ipynb #8d95f71f
 def phi_matrix(Y)->np.ndarray:
     "Q×Q phi coefficients of the label columns of `Y`, eq. (6); 0 where a label is constant."
-    Y = np.asarray(Y, np.float64); N = Y.shape[0]
-    n = Y.sum(0); n11 = Y.T @ Y
+    Y = np.asarray(Y, np.float64)
+    N = Y.shape[0]
+    n = Y.sum(0)
+    n11 = Y.T @ Y
     den = np.sqrt(np.outer(n * (N - n), n * (N - n)))
     return np.divide(N * n11 - np.outer(n, n), den, out=np.zeros_like(den), where=den > 0)
 
@@ -455,14 +526,17 @@ class CorrelationPrunedStacking(_StackedBR):
     _parameter_constraints = {**_StackedBR._parameter_constraints, 't': [Interval(Real, 0, 1, closed='right')]}
 
     def __init__(self, t=0.7, base_estimator=None, meta_estimator=None, random_state=None):
-        self.t, self.base_estimator, self.meta_estimator, self.random_state = t, base_estimator, meta_estimator, random_state
+        self.t, self.base_estimator, self.meta_estimator = t, base_estimator, meta_estimator
+        self.random_state = random_state
 
     def _select(self, X, Y, info):
-        self.phi_ = phi_matrix(Y); Q = Y.shape[1]
+        self.phi_ = phi_matrix(Y)
+        Q = Y.shape[1]
         out = []
         for j in range(Q):
             others = np.delete(np.arange(Q), j)
-            out.append(_parent_set(np.arange(X.shape[1]), others[top_indices(np.abs(self.phi_[j, others]), keep_count(self.t, Q, Q - 1))]))
+            kept = top_indices(np.abs(self.phi_[j, others]), keep_count(self.t, Q, Q - 1))
+            out.append(_parent_set(np.arange(X.shape[1]), others[kept]))
         return out
 
 # %% ../nbs/21_rfs.ipynb #08e680c4
@@ -476,7 +550,8 @@ class BRPlus(_StackedBR):
     _parameter_constraints = {**_StackedBR._parameter_constraints, 'update': [StrOptions({'stat', 'nu'})]}
 
     def __init__(self, update='stat', base_estimator=None, meta_estimator=None, random_state=None):
-        self.update, self.base_estimator, self.meta_estimator, self.random_state = update, base_estimator, meta_estimator, random_state
+        self.update, self.base_estimator, self.meta_estimator = update, base_estimator, meta_estimator
+        self.random_state = random_state
 
     def _select(self, X, Y, info):
         self.order_ = np.argsort(Y.sum(0), kind='stable')

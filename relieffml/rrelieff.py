@@ -59,7 +59,9 @@ def _keep_mutual(s, idx, c, mut, mcnt):
     for r in range(c):
         j, ok = idx[r], False
         for t in range(mcnt[j]): ok = ok or mut[j, t] == s
-        if ok: idx[n] = j; n += 1
+        if ok:
+            idx[n] = j
+            n += 1
     return n
 
 @register_rule(RReliefFRule)
@@ -75,7 +77,8 @@ def _rrelieff_update(rule, b, i, ws, u, spec):
         d = rule.rank_w[r] / norm if rule.weighted else 1.0 / c
         dc = target_diff(rule, i, r, s, idx[r])
         rule.ndc[b] += dc * d
-        push(ws, idx[r], 0, d); push(ws, idx[r], 1, d * dc)
+        push(ws, idx[r], 0, d)
+        push(ws, idx[r], 1, d * dc)
     flush(rule.acc[b], ws, u, spec)
 
 # %% ../nbs/04_rrelieff.ipynb #e7b09757
@@ -130,7 +133,9 @@ def rrelieff_search(prep:Prepared, samples, k:int, metric='manhattan', n_jobs=No
         r = rule._replace(acc=acc, ndc=np.zeros(len(acc)), nsam=np.zeros(len(acc), np.int64))
         if lists is None: run_search(prep, samples[lo:hi], ps, r, metric, None, n_jobs)
         else: run_given(prep, samples[lo:hi], (lists[0][lo:hi, None, :], lists[1][lo:hi, None]), ps, r, metric, n_jobs)
-        fold_blocks(tot.acc[0], acc); fold_blocks(tot.ndc, r.ndc[:, None]); tot.nsam[0] += r.nsam.sum()
+        fold_blocks(tot.acc[0], acc)
+        fold_blocks(tot.ndc, r.ndc[:, None])
+        tot.nsam[0] += r.nsam.sum()
     return rrelieff_result(tot)
 
 # %% ../nbs/04_rrelieff.ipynb #db731a80
@@ -162,8 +167,10 @@ class RReliefF(BaseRanker):
 
     def __init__(self, n_neighbors=10, n_samples=None, weight_by_distance=False, sigma=2.0, metric='manhattan',
                  nominal='auto', n_features_to_select=None, threshold=None, n_jobs=None, random_state=None):
-        self.n_neighbors, self.n_samples, self.weight_by_distance, self.sigma = n_neighbors, n_samples, weight_by_distance, sigma
-        self.metric, self.nominal, self.n_features_to_select, self.threshold = metric, nominal, n_features_to_select, threshold
+        self.n_neighbors, self.n_samples = n_neighbors, n_samples
+        self.weight_by_distance, self.sigma = weight_by_distance, sigma
+        self.metric, self.nominal = metric, nominal
+        self.n_features_to_select, self.threshold = n_features_to_select, threshold
         self.n_jobs, self.random_state = n_jobs, random_state
 
     def _fit(self, X, y, info):
