@@ -55,12 +55,14 @@ ACC_BYTES = 2**21   # per-block accumulators of one pass stay under this (2 MiB)
 PASS_BLOCKS = 4     # ... unless that leaves fewer blocks than this for each thread
 
 def sample_passes(m:int, row_bytes:int, threads:int=1)->list:
-    "`(lo, hi)` passes over `m` samples, in whole `CHUNK` blocks: as many as fit `ACC_BYTES` with `row_bytes` per block, at least `PASS_BLOCKS` a thread."
+    """`(lo, hi)` passes over `m` samples, in whole `CHUNK` blocks: as many as fit `ACC_BYTES` with `row_bytes` per
+    block, at least `PASS_BLOCKS` a thread."""
     step = max(PASS_BLOCKS * threads, ACC_BYTES // max(1, row_bytes), 1) * CHUNK
     return [(lo, min(m, lo + step)) for lo in range(0, m, step)] or [(0, 0)]
 
 def block_passes(m:int, shape:tuple, n_jobs=None):
-    "`sample_passes` of m samples as `(lo, hi, acc)`: acc the pass's zeroed float64 accumulators, blocks × `shape`, in one reused buffer."
+    """`sample_passes` of m samples as `(lo, hi, acc)`: acc the pass's zeroed float64 accumulators, blocks × `shape`,
+    in one reused buffer."""
     buf = None
     for lo, hi in sample_passes(m, int(np.prod(shape)) * 8, resolve_n_jobs(n_jobs)):
         nb = n_blocks(hi - lo)
@@ -69,7 +71,8 @@ def block_passes(m:int, shape:tuple, n_jobs=None):
         yield lo, hi, buf[:nb]
 
 def fold_blocks(W:np.ndarray, acc:np.ndarray)->np.ndarray:
-    "W += acc[0], acc[1], … in block order, one block at a time: the sum one pass over all blocks makes, wherever the passes were cut."
+    """W += acc[0], acc[1], … in block order, one block at a time: the sum one pass over all blocks makes, wherever the
+    passes were cut."""
     for a in acc: W += a
     return W
 
@@ -77,7 +80,8 @@ def fold_blocks(W:np.ndarray, acc:np.ndarray)->np.ndarray:
 def as_generator(random_state=None, name:str='random_state')->np.random.Generator:
     "A NumPy `Generator` from scikit-learn's `random_state` spellings (None, int, RandomState) or a Generator."
     ok = (random_state is None or isinstance(random_state, (np.random.Generator, np.random.RandomState))
-          or (isinstance(random_state, Integral) and not isinstance(random_state, (bool, np.bool_)) and random_state >= 0))
+          or (isinstance(random_state, Integral) and not isinstance(random_state, (bool, np.bool_))
+              and random_state >= 0))
     if not ok:
         raise ValueError(f"{name} must be None, a non-negative int, a numpy RandomState or a numpy Generator, "
                          f"got {random_state!r}")

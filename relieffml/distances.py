@@ -23,11 +23,13 @@ from .fmath import exp_array
 @dataclass
 class Prepared:
     "Training data scaled for `diff`, with the per-feature constants the kernels need."
-    Xn: np.ndarray              # N×D float64, numeric features scaled to [0, 1], NaN = missing ((0, D) if rows live elsewhere)
+    Xn: np.ndarray              # N×D float64, numeric features scaled to [0, 1], NaN = missing
+                                # ((0, D) if rows live elsewhere)
     is_nominal: np.ndarray      # D uint8
     missing_nominal: np.ndarray # D float64: 1 − 1/n_values for nominal features, 0 otherwise
     lo: np.ndarray              # D float64: min of numeric features (0 for nominal, unseen)
-    rng: np.ndarray             # D float64: max − min (0: constant or nominal; < 0: −(max/2 − min/2) when max − min overflows)
+    rng: np.ndarray             # D float64: max − min (0: constant or nominal;
+                                # < 0: −(max/2 − min/2) when max − min overflows)
     has_missing: bool
     csr: object = None          # sparse X: the scaled stored values as a scipy CSR matrix (implicit entries are raw 0)
     zero: np.ndarray = None     # sparse X: D float64, the scaled value ν(0) of an implicit entry
@@ -144,17 +146,22 @@ def _fast_term(a, b, nf, wf, p):
     d = d + nf * ((d > 0.0) - d)
     return wf * d if p == 1 else wf * (d * d)
 
+# %% ../nbs/01_distances.ipynb #b6268fc4c
 @numba.njit(inline='always', **NJIT)
 def _sum_fast(xa, xb, nomf, w, p):
     "Σ_f w_f diff_f^p for rows without missing values, in four interleaved partial sums (f mod 4)."
-    D = xa.shape[0]; n4 = D - D % 4
-    s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0
+    D = xa.shape[0]
+    n4 = D - D % 4
+    s0 = s1 = s2 = s3 = 0.0
     for f in range(0, n4, 4):
-        s0 += _fast_term(xa[f], xb[f], nomf[f], w[f], p); s1 += _fast_term(xa[f + 1], xb[f + 1], nomf[f + 1], w[f + 1], p)
-        s2 += _fast_term(xa[f + 2], xb[f + 2], nomf[f + 2], w[f + 2], p); s3 += _fast_term(xa[f + 3], xb[f + 3], nomf[f + 3], w[f + 3], p)
+        s0 += _fast_term(xa[f], xb[f], nomf[f], w[f], p)
+        s1 += _fast_term(xa[f + 1], xb[f + 1], nomf[f + 1], w[f + 1], p)
+        s2 += _fast_term(xa[f + 2], xb[f + 2], nomf[f + 2], w[f + 2], p)
+        s3 += _fast_term(xa[f + 3], xb[f + 3], nomf[f + 3], w[f + 3], p)
     for f in range(n4, D): s0 += _fast_term(xa[f], xb[f], nomf[f], w[f], p)
     return (s0 + s1) + (s2 + s3)
 
+# %% ../nbs/01_distances.ipynb #b6268fc4e
 @numba.njit(**NJIT_STRICT)
 def strict_sum(xa, xb, is_nominal, missing_nominal, w, p):
     "Σ_f w_f diff_f^p for rows that may hold NaN, summed strictly left to right (Weka's order)."
@@ -188,14 +195,18 @@ def distance_mode(prep, p:int, weighted:bool, has_missing=None)->int:
 @numba.njit(inline='always', **NJIT)
 def _sum_plain(xa, xb):
     "Σ_f |a_f − b_f|: numeric features, no missing values, unit weights (partial sums by f mod 4)."
-    D = xa.shape[0]; n4 = D - D % 4
-    s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0
+    D = xa.shape[0]
+    n4 = D - D % 4
+    s0 = s1 = s2 = s3 = 0.0
     for f in range(0, n4, 4):
-        s0 += abs(xa[f] - xb[f]); s1 += abs(xa[f + 1] - xb[f + 1])
-        s2 += abs(xa[f + 2] - xb[f + 2]); s3 += abs(xa[f + 3] - xb[f + 3])
+        s0 += abs(xa[f] - xb[f])
+        s1 += abs(xa[f + 1] - xb[f + 1])
+        s2 += abs(xa[f + 2] - xb[f + 2])
+        s3 += abs(xa[f + 3] - xb[f + 3])
     for f in range(n4, D): s0 += abs(xa[f] - xb[f])
     return (s0 + s1) + (s2 + s3)
 
+# %% ../nbs/01_distances.ipynb #81d4dcf1c
 @numba.njit(inline='always', **NJIT)
 def _sq(a, b):
     d = a - b
@@ -204,10 +215,14 @@ def _sq(a, b):
 @numba.njit(inline='always', **NJIT)
 def _sum_plain2(xa, xb):
     "Σ_f (a_f − b_f)²: numeric features, no missing values, unit weights (partial sums by f mod 4)."
-    D = xa.shape[0]; n4 = D - D % 4
-    s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0
+    D = xa.shape[0]
+    n4 = D - D % 4
+    s0 = s1 = s2 = s3 = 0.0
     for f in range(0, n4, 4):
-        s0 += _sq(xa[f], xb[f]); s1 += _sq(xa[f + 1], xb[f + 1]); s2 += _sq(xa[f + 2], xb[f + 2]); s3 += _sq(xa[f + 3], xb[f + 3])
+        s0 += _sq(xa[f], xb[f])
+        s1 += _sq(xa[f + 1], xb[f + 1])
+        s2 += _sq(xa[f + 2], xb[f + 2])
+        s3 += _sq(xa[f + 3], xb[f + 3])
     for f in range(n4, D): s0 += _sq(xa[f], xb[f])
     return (s0 + s1) + (s2 + s3)
 
@@ -262,43 +277,56 @@ class DistanceSpec(NamedTuple):
     data: np.ndarray
     zero: np.ndarray        # sparse X: D scaled value of an implicit entry
     ints: bool              # fast sums are exact: numeric values all 0 or 1, unit weights, no missing value
-    cone: np.ndarray = _NONE_F  # sparse X whose every column stores one value (binary words): that value (D), else empty
+    cone: np.ndarray = _NONE_F  # sparse X whose every column stores one value (binary words): that value (D),
+                                # else empty
 
+# %% ../nbs/01_distances.ipynb #ea7e4181c
 def _own(a:np.ndarray)->np.ndarray:
-    "`a`, or a writable copy of a read-only `a` (a memory-mapped pickle, a Dask chunk): numba compiles every kernel anew for read-only arrays."
+    """`a`, or a writable copy of a read-only `a` (a memory-mapped pickle, a Dask chunk): numba compiles every kernel
+    anew for read-only arrays."""
     return a if a.flags.writeable else a.copy()
 
+# %% ../nbs/01_distances.ipynb #ea7e4181e
 def distance_spec(prep:Prepared, metric:str='manhattan', weights=None, has_missing=None, rows=None)->DistanceSpec:
     "The `DistanceSpec` of prepared data for `metric`, optional feature `weights` and an optional row map `rows`."
     D = prep.Xn.shape[1]
     pw = metric_power(metric)
     c = prep.csr
-    if c is not None and D >= 2**31: raise ValueError(f"X has {D} features: sparse rows index them as int32 (at most 2**31 − 1)")
+    if c is not None and D >= 2**31:
+        raise ValueError(f"X has {D} features: sparse rows index them as int32 (at most 2**31 − 1)")
     sparse = (_NONE_I, _NONE_I32, _NONE_F, _NONE_F) if c is None else (
-        c.indptr.astype(np.int64), _own(c.indices.astype(np.int32, copy=False)), _own(c.data.astype(np.float64, copy=False)), _own(prep.zero))
-    spec = (DistanceSpec if c is None else SparseSpec)(_own(prep.Xn), _own(prep.is_nominal), prep.is_nominal.astype(np.float64), _own(prep.missing_nominal),
-                        feature_weights_or_ones(weights, D), pw, distance_mode(prep, pw, weights is not None, has_missing),
-                        distance_mode(prep, 1, False), _NONE_I if rows is None else np.ascontiguousarray(rows, np.int64),
-                        *sparse, _exact_sums(prep, weights, has_missing))
+        c.indptr.astype(np.int64), _own(c.indices.astype(np.int32, copy=False)),
+        _own(c.data.astype(np.float64, copy=False)), _own(prep.zero))
+    spec = (DistanceSpec if c is None else SparseSpec)(
+        _own(prep.Xn), _own(prep.is_nominal), prep.is_nominal.astype(np.float64), _own(prep.missing_nominal),
+        feature_weights_or_ones(weights, D), pw, distance_mode(prep, pw, weights is not None, has_missing),
+        distance_mode(prep, 1, False), _NONE_I if rows is None else np.ascontiguousarray(rows, np.int64),
+        *sparse, _exact_sums(prep, weights, has_missing))
     return spec if c is None else spec._replace(cone=_column_values(spec.indices, spec.data, D))
 
+# %% ../nbs/01_distances.ipynb #ea7e4181g
 @numba.njit(**NJIT)
 def _column_values(indices, data, D):
-    "The one value every stored entry of column f holds, for each of the `D` columns of CSR entries (0 where none is stored); empty if a column holds two values or NaN."
+    """The one value every stored entry of column f holds, for each of the `D` columns of CSR entries (0 where none
+    is stored); empty if a column holds two values or NaN."""
     cone, seen = np.zeros(D), np.zeros(D, np.bool_)
     for u in range(indices.shape[0]):
         f, v = indices[u], data[u]
         if not (v == v) or (seen[f] and not (cone[f] == v)): return np.zeros(0)
-        cone[f] = v; seen[f] = True
+        cone[f] = v
+        seen[f] = True
     return cone
 
+# %% ../nbs/01_distances.ipynb #ea7e4181i
 def _exact_sums(prep:Prepared, weights, has_missing)->bool:
     "Whether every per-feature term is 0 or 1, so that any order of summing gives the exact (integer) distance."
     if (prep.has_missing if has_missing is None else has_missing) or weights is not None: return False
     if prep.csr is not None:
-        return binary_csr(prep.csr.data, prep.csr.indices, prep.is_nominal) and binary_rows(prep.zero[None, :], prep.is_nominal)
+        return (binary_csr(prep.csr.data, prep.csr.indices, prep.is_nominal)
+                and binary_rows(prep.zero[None, :], prep.is_nominal))
     return prep.source is None and binary_rows(prep.Xn, prep.is_nominal)
 
+# %% ../nbs/01_distances.ipynb #ea7e4181k
 @numba.njit(inline='always', **NJIT)
 def row_at(spec, j):
     "The scaled row of global row `j` (through the row map when the spec holds a gathered subset)."
@@ -320,31 +348,51 @@ TILE = 4  # sampled rows per distance tile
 @numba.njit(inline='always', **NJIT_SCREEN)
 def _tile_plain(Xs, xj, p):
     "Σ_f |x_tf − x_jf|^p (p = 1, 2) for the four rows t of `Xs`: numeric, no missing values, unit weights."
-    s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0
+    s0 = s1 = s2 = s3 = 0.0
     if p == 1:
         for f in range(xj.shape[0]):
             v = xj[f]
-            s0 += abs(Xs[0, f] - v); s1 += abs(Xs[1, f] - v); s2 += abs(Xs[2, f] - v); s3 += abs(Xs[3, f] - v)
+            s0 += abs(Xs[0, f] - v)
+            s1 += abs(Xs[1, f] - v)
+            s2 += abs(Xs[2, f] - v)
+            s3 += abs(Xs[3, f] - v)
     else:
         for f in range(xj.shape[0]):
             v = xj[f]
-            d0 = Xs[0, f] - v; d1 = Xs[1, f] - v; d2 = Xs[2, f] - v; d3 = Xs[3, f] - v
-            s0 += d0 * d0; s1 += d1 * d1; s2 += d2 * d2; s3 += d3 * d3
+            d0 = Xs[0, f] - v
+            d1 = Xs[1, f] - v
+            d2 = Xs[2, f] - v
+            d3 = Xs[3, f] - v
+            s0 += d0 * d0
+            s1 += d1 * d1
+            s2 += d2 * d2
+            s3 += d3 * d3
     return s0, s1, s2, s3
 
 # %% ../nbs/01_distances.ipynb #00a61e87
 @numba.njit(inline='always', **NJIT_SCREEN)
 def _tile_fast(Xs, xj, nomf, w, p):
     "Σ_f w_f diff_f^p for the four rows of `Xs`, branch-free as `_sum_fast` (`nomf`: 1.0 for nominal features)."
-    s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0
+    s0 = s1 = s2 = s3 = 0.0
     for f in range(xj.shape[0]):
         v, nf, wf = xj[f], nomf[f], w[f]
-        d0 = abs(Xs[0, f] - v); d1 = abs(Xs[1, f] - v); d2 = abs(Xs[2, f] - v); d3 = abs(Xs[3, f] - v)
-        d0 = d0 + nf * ((d0 > 0.0) - d0); d1 = d1 + nf * ((d1 > 0.0) - d1)
-        d2 = d2 + nf * ((d2 > 0.0) - d2); d3 = d3 + nf * ((d3 > 0.0) - d3)
+        d0 = abs(Xs[0, f] - v)
+        d1 = abs(Xs[1, f] - v)
+        d2 = abs(Xs[2, f] - v)
+        d3 = abs(Xs[3, f] - v)
+        d0 = d0 + nf * ((d0 > 0.0) - d0)
+        d1 = d1 + nf * ((d1 > 0.0) - d1)
+        d2 = d2 + nf * ((d2 > 0.0) - d2)
+        d3 = d3 + nf * ((d3 > 0.0) - d3)
         if p == 2:
-            d0 = d0 * d0; d1 = d1 * d1; d2 = d2 * d2; d3 = d3 * d3
-        s0 += wf * d0; s1 += wf * d1; s2 += wf * d2; s3 += wf * d3
+            d0 = d0 * d0
+            d1 = d1 * d1
+            d2 = d2 * d2
+            d3 = d3 * d3
+        s0 += wf * d0
+        s1 += wf * d1
+        s2 += wf * d2
+        s3 += wf * d3
     return s0, s1, s2, s3
 
 # %% ../nbs/01_distances.ipynb #fe6ef718
@@ -359,7 +407,10 @@ def distance_tile(Xs, spec, out):
     for j in range(Xn.shape[0]):
         if mode == 0 or mode == 3: s0, s1, s2, s3 = _tile_plain(Xs, Xn[j], 1 if mode == 0 else 2)
         else: s0, s1, s2, s3 = _tile_fast(Xs, Xn[j], spec.nomf, spec.w, p)
-        out[0, j] = s0; out[1, j] = s1; out[2, j] = s2; out[3, j] = s3
+        out[0, j] = s0
+        out[1, j] = s1
+        out[2, j] = s2
+        out[3, j] = s3
 
 # %% ../nbs/01_distances.ipynb #702c3b66
 def rank_weights(k:int, sigma:float)->np.ndarray:

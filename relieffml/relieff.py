@@ -45,33 +45,45 @@ class ReliefFRule(NamedTuple):
     cs_kval: np.ndarray = NO_COLUMNS.cs_kval
 
 # %% ../nbs/03_relieff.ipynb #6c1e57ec
+# One kernel over 30 lines, kept whole: a rule is one registered kernel, which builds its plan of pools
+# (pp, pa, pc) and pushes it in one call; split, the kernel's structure would change.
 @register_rule(ReliefFRule)
 def _relieff_update(rule, b, i, ws, u, spec):
     """Hits with −1, misses with P(C)/(1 − P(class(R))), each pool's neighbours averaged, eqs. (1)–(3). With a
     common pool g, its neighbours count once as every problem's hits; a problem whose pools differ undoes it."""
     s, g, T = ws.S[u], rule.common, rule.cls.shape[1]
     idx, cnt, pos = ws.idx[u], ws.cnt[u], ws.pos                # the arrays, once
-    L = cnt.shape[0] + T + 1                                    # the plan: at most every pool, plus the common pool per problem
+    # the plan: at most every pool, plus the common pool per problem
+    L = cnt.shape[0] + T + 1
     pp, pa, pc, m = np.empty(L, np.int64), np.empty(L, np.int64), np.empty(L), 0
     if g >= 0:
         mark_pool(ws, u, g, -2)
-        pp[m], pa[m], pc[m] = g, rule.dest[T], -rule.cw; m += 1
+        pp[m], pa[m], pc[m] = g, rule.dest[T], -rule.cw
+        m += 1
     for t in range(T):
         hp, shared = rule.base[t] + rule.cls[s, t], 0.0
         for q in range(-1, rule.ncls[t]):                       # the hits first, then each class's misses
             p = hp if q < 0 else rule.base[t] + q
             if q >= 0 and p == hp: continue
             coef = -1.0 if q < 0 else rule.prior[p] / (1.0 - rule.prior[hp]) if rule.ncls[t] > 2 else 1.0
-            if g >= 0 and same_rows(pos, idx, cnt, p, g): shared += coef    # left to the common pool's push
-            else: pp[m], pa[m], pc[m] = p, rule.dest[t], coef; m += 1
-        if g >= 0 and shared != -1.0: pp[m], pa[m], pc[m] = g, rule.dest[t], shared + 1.0; m += 1
+            if g >= 0 and same_rows(pos, idx, cnt, p, g):
+                shared += coef                                  # left to the common pool's push
+            else:
+                pp[m], pa[m], pc[m] = p, rule.dest[t], coef
+                m += 1
+        if g >= 0 and shared != -1.0:
+            pp[m], pa[m], pc[m] = g, rule.dest[t], shared + 1.0
+            m += 1
     if g >= 0: mark_pool(ws, u, g, -1)
     n, a0, one = np.int64(0), np.int64(-1), True                # int64 from the start: numba would first compile
                                                                 # direct_row for the literals 0 and −1 as well
     for e in range(m):
         if cnt[pp[e]] == 0: continue
-        n += cnt[pp[e]]; a0 = pa[e] if a0 < 0 else a0; one = one and pa[e] == a0
-    cd = direct_row(ws, u, n, a0, spec) if one and a0 >= 0 else ws.cd[u, :0]   # one sum, eq. (5): straight to the tile's pass
+        n += cnt[pp[e]]
+        a0 = pa[e] if a0 < 0 else a0
+        one = one and pa[e] == a0
+    # one sum, eq. (5): straight to the tile's pass
+    cd = direct_row(ws, u, n, a0, spec) if one and a0 >= 0 else ws.cd[u, :0]
     push_pools(ws.ej, ws.ea, ws.ec, ws.ne, cd, idx, cnt, pp[:m], pa[:m], pc[:m], rule.rank_w, rule.weighted)
     flush_columns(rule.acc[b], ws, u, spec, rule_columns(rule))
 
@@ -82,11 +94,16 @@ def _layout(y, everyone:bool=False):
     N, e = y.shape[0], int(everyone)
     if y.ndim == 1:
         C = int(y.max()) + 1
-        pools = np.zeros((N, C + e), np.uint8); pools[np.arange(N), y] = 1; pools[:, C:] = 1
+        pools = np.zeros((N, C + e), np.uint8)
+        pools[np.arange(N), y] = 1
+        pools[:, C:] = 1
         cls = y[:, None].astype(np.uint8 if C <= 256 else np.int64)
         return pools, cls, np.zeros(1, np.int64), np.array([C]), pools.mean(0)
     Q, y = y.shape[1], np.ascontiguousarray(y, np.uint8)
-    pools = np.empty((N, 2 * Q + e), np.uint8); pools[:, 0:2 * Q:2] = 1 - y; pools[:, 1:2 * Q:2] = y; pools[:, 2 * Q:] = 1
+    pools = np.empty((N, 2 * Q + e), np.uint8)
+    pools[:, 0:2 * Q:2] = 1 - y
+    pools[:, 1:2 * Q:2] = y
+    pools[:, 2 * Q:] = 1
     return pools, y, 2 * np.arange(Q), np.full(Q, 2), pools.mean(0)
 
 # %% ../nbs/03_relieff.ipynb #c3307a0a
@@ -118,7 +135,8 @@ def relieff_weights(X, y, nominal, n_values=None, k=10, samples=None, weight_by_
 _RELIEFF_CONSTRAINTS = {**COMMON_CONSTRAINTS,
     'n_neighbors': [Interval(Integral, 1, None, closed='left')],
     'n_samples': [None, Interval(Integral, 1, None, closed='left'), Interval(Real, 0, 1, closed='right')],
-    'weight_by_distance': ['boolean'], 'store_label_weights': ['boolean'], 'sigma': [Interval(Real, 0, None, closed='neither')],
+    'weight_by_distance': ['boolean'], 'store_label_weights': ['boolean'],
+    'sigma': [Interval(Real, 0, None, closed='neither')],
     'metric': [StrOptions(set(METRICS))], 'random_state': ['random_state']}
 
 # %% ../nbs/03_relieff.ipynb #bcb706c3
@@ -144,7 +162,7 @@ def _relieff_fit(est, X, y, info):
     return W
 
 # %% ../nbs/03_relieff.ipynb #975c2c82
-class ReliefF(BaseRanker):
+class ReliefF(BaseRanker):        # over 30 lines as one definition: 25 are its numpydoc docstring
     """ReliefF feature weighting (Kononenko 1994) for a class or, label by label, a label matrix (RF-BR).
 
     Parameters
@@ -154,7 +172,8 @@ class ReliefF(BaseRanker):
     n_samples : None, int or float, default=None
         Sampled instances: None = all in order (Weka's ``-M -1``); an int or a fraction draws without replacement.
     weight_by_distance : bool, default=False
-        Rank-based neighbour weights exp(−(j/sigma)²) instead of 1/k (Weka's ``-W``); ``sigma`` (default 2) is their width.
+        Rank-based neighbour weights exp(−(j/sigma)²) instead of 1/k (Weka's ``-W``); ``sigma`` (default 2) is
+        their width.
     metric : {"manhattan", "heom"}, default="manhattan"
         Distance that finds neighbours; Weka uses Manhattan.
     store_label_weights : bool, default=False
@@ -174,8 +193,10 @@ class ReliefF(BaseRanker):
     def __init__(self, n_neighbors=10, n_samples=None, weight_by_distance=False, sigma=2.0, metric='manhattan',
                  store_label_weights=False, nominal='auto', n_features_to_select=None, threshold=None, n_jobs=None,
                  random_state=None):
-        self.n_neighbors, self.n_samples, self.weight_by_distance, self.sigma = n_neighbors, n_samples, weight_by_distance, sigma
+        self.n_neighbors, self.n_samples = n_neighbors, n_samples
+        self.weight_by_distance, self.sigma = weight_by_distance, sigma
         self.metric, self.store_label_weights, self.nominal = metric, store_label_weights, nominal
-        self.n_features_to_select, self.threshold, self.n_jobs, self.random_state = n_features_to_select, threshold, n_jobs, random_state
+        self.n_features_to_select, self.threshold = n_features_to_select, threshold
+        self.n_jobs, self.random_state = n_jobs, random_state
     def _validate_target(self, y, N): return _relieff_target(self, y, N)
     def _fit(self, X, y, info): return _relieff_fit(self, X, y, info)

@@ -21,13 +21,15 @@ from .distances import Prepared, prepare, diff, strict_sum, TILE
 
 # %% ../nbs/01b_sparse.ipynb #8c95a3e3
 def _column_stats(X):
-    "Per column of CSR `X`: min and max of its values (implicit zeros included, NaN ignored), whether it has an implicit zero."
+    """Per column of CSR `X`: min and max of its values (implicit zeros included, NaN ignored), whether it has an
+    implicit zero."""
     N, D = X.shape
     implicit = np.bincount(X.indices, minlength=D) < N
     mn, mx = np.full(D, np.nan), np.full(D, np.nan)
     known = ~np.isnan(X.data)
     f, v = (X.indices, X.data) if known.all() else (X.indices[known], X.data[known])    # no copies without NaN
-    np.fmin.at(mn, f, v); np.fmax.at(mx, f, v)
+    np.fmin.at(mn, f, v)
+    np.fmax.at(mx, f, v)
     mn[implicit], mx[implicit] = np.fmin(mn[implicit], 0.0), np.fmax(mx[implicit], 0.0)
     return mn, mx, implicit
 
@@ -40,9 +42,13 @@ def _distinct_codes(X, nominal, implicit):
 
 # %% ../nbs/01b_sparse.ipynb #642b3805
 def entry_values(prep:Prepared, f, v)->np.ndarray:
-    "Eq. (1)'s ν of the entries `v` at columns `f` by `prep.apply`, each entry its own column: the bits of their dense rows."
-    return Prepared(np.empty((0, len(f))), prep.is_nominal[f], prep.missing_nominal[f], prep.lo[f], prep.rng[f], False).apply(v[None, :])[0]
+    """Eq. (1)'s ν of the entries `v` at columns `f` by `prep.apply`, each entry its own column: the bits of their
+    dense rows."""
+    per_entry = Prepared(np.empty((0, len(f))), prep.is_nominal[f], prep.missing_nominal[f],
+                         prep.lo[f], prep.rng[f], False)
+    return per_entry.apply(v[None, :])[0]
 
+# %% ../nbs/01b_sparse.ipynb #642b3805c
 def prepare_sparse(X, nominal, n_values=None)->Prepared:
     "The constants of `prepare(X.toarray(), nominal, n_values)` for a scipy.sparse `X`, its scaled rows kept as CSR."
     X = canonical_csr(X)
@@ -51,8 +57,8 @@ def prepare_sparse(X, nominal, n_values=None)->Prepared:
     mn, mx, implicit = _column_stats(X)
     nv = np.zeros(D, np.int64) if n_values is None else np.asarray(n_values, np.int64)
     base = prepare(np.vstack([mn, mx]), nominal, np.where(nv > 0, nv, _distinct_codes(X, nominal, implicit)))
-    data = None                                       # X's own values while scaling leaves every bit of them (0/1 words)
-    for a in range(0, X.nnz, 1 << 16):               # the entries' constants a slice at a time: no nnz-long temporaries
+    data = None                            # X's own values while scaling leaves every bit of them (0/1 words)
+    for a in range(0, X.nnz, 1 << 16):     # the entries' constants a slice at a time: no nnz-long temporaries
         v = X.data[a:a + (1 << 16)]
         s = entry_values(base, X.indices[a:a + (1 << 16)], v)
         if data is None and not np.array_equal(s.view(np.int64), v.view(np.int64)): data = X.data.copy()
@@ -60,8 +66,8 @@ def prepare_sparse(X, nominal, n_values=None)->Prepared:
     data = X.data if data is None else data
     zero = np.where(implicit, base.apply(np.zeros((1, D)))[0], 0.0)
     csr = sp.csr_matrix((data, X.indices, X.indptr), shape=(N, D))
-    return Prepared(np.empty((0, D)), base.is_nominal, base.missing_nominal, base.lo, base.rng, bool(np.isnan(X.data).any()),
-                    csr=csr, zero=zero)
+    return Prepared(np.empty((0, D)), base.is_nominal, base.missing_nominal, base.lo, base.rng,
+                    bool(np.isnan(X.data).any()), csr=csr, zero=zero)
 
 # %% ../nbs/01b_sparse.ipynb #aadc2c07
 def prepare_input(X, nominal, n_values=None)->Prepared:
@@ -70,8 +76,9 @@ def prepare_input(X, nominal, n_values=None)->Prepared:
 
 # %% ../nbs/01b_sparse.ipynb #9404d0bd
 class ScaledRows(NamedTuple):
-    """Scaled rows kept sparse: row i's stored entries `data[indptr[i]:indptr[i+1]]` at columns `indices[…]` (ascending);
-    every other entry of column f is `zero[f]`. The training rows of a sparse `Prepared`, or query rows (`scale_rows`)."""
+    """Scaled rows kept sparse: row i's stored entries `data[indptr[i]:indptr[i+1]]` at columns `indices[…]`
+    (ascending); every other entry of column f is `zero[f]`. The training rows of a sparse `Prepared`, or query rows
+    (`scale_rows`)."""
     indptr: np.ndarray   # m+1 int64
     indices: np.ndarray  # int32
     data: np.ndarray     # float64, scaled
@@ -88,18 +95,21 @@ class ScaledRows(NamedTuple):
         return out
 
 def densify(prep:Prepared, rows=None)->np.ndarray:
-    "The dense scaled rows `rows` (default: all N) of a sparse `Prepared` (implicit entries = `zero`): the naive reference's input."
+    """The dense scaled rows `rows` (default: all N) of a sparse `Prepared` (implicit entries = `zero`): the naive
+    reference's input."""
     csr = prep.csr if rows is None else prep.csr[np.asarray(rows, np.int64)]
     return ScaledRows(csr.indptr, csr.indices, csr.data, prep.zero).toarray()
 
 # %% ../nbs/01b_sparse.ipynb #05dd97ba
 def scale_rows(prep:Prepared, X)->ScaledRows:
-    "scipy.sparse rows `X` (D columns) scaled with `prep`'s constants and kept sparse: `prep.apply(X.toarray())`, bit for bit, once expanded."
+    """scipy.sparse rows `X` (D columns) scaled with `prep`'s constants and kept sparse: `prep.apply(X.toarray())`,
+    bit for bit, once expanded."""
     X = canonical_csr(X)
     data = np.empty(X.nnz)
     for a in range(0, X.nnz, 1 << 16):               # a slice at a time: no nnz-long temporaries
         data[a:a + (1 << 16)] = entry_values(prep, X.indices[a:a + (1 << 16)], X.data[a:a + (1 << 16)])
-    return ScaledRows(X.indptr.astype(np.int64), X.indices.astype(np.int32, copy=False), data, prep.apply(np.zeros((1, X.shape[1])))[0])
+    zero = prep.apply(np.zeros((1, X.shape[1])))[0]
+    return ScaledRows(X.indptr.astype(np.int64), X.indices.astype(np.int32, copy=False), data, zero)
 
 # %% ../nbs/01b_sparse.ipynb #d5c33b8b
 @numba.njit(inline='always', **NJIT)
@@ -133,11 +143,13 @@ def _add_term(s, f, a, v, spec):
 
 @numba.njit(**NJIT_STRICT)
 def sparse_exact(xs, spec, j):
-    "δ(xs, x_j) summed strictly left to right as `strict_sum` over the dense row `j`: bit for bit the dense `exact_distance`."
+    """δ(xs, x_j) summed strictly left to right as `strict_sum` over the dense row `j`: bit for bit the dense
+    `exact_distance`."""
     s, (u, b) = 0.0, _span(spec, j)
     for f in range(xs.shape[0]):
         if u < b and spec.indices[u] == f:
-            v = spec.data[u]; u += 1
+            v = spec.data[u]
+            u += 1
         else:
             v = spec.zero[f]
             if xs[f] == v: continue                     # diff(z, z) = 0: adding it changes no bit of s ≥ 0
@@ -147,29 +159,35 @@ def sparse_exact(xs, spec, j):
 # %% ../nbs/01b_sparse.ipynb #052b4e38
 @numba.njit(**NJIT)
 def sparse_support(xs, spec, out):
-    "The features where the dense row `xs` differs from `zero` (NaN included), ascending, into `out`; returns their number."
+    """The features where the dense row `xs` differs from `zero` (NaN included), ascending, into `out`; returns their
+    number."""
     n = 0
     for f in range(xs.shape[0]):
         out[n] = f
         n += not (xs[f] == spec.zero[f])
     return n
 
+# %% ../nbs/01b_sparse.ipynb #052b4e38c
 @numba.njit(**NJIT_STRICT)
 def merge_sum(xs, sup, n, spec, j):
-    "`sparse_exact_support` before HEOM's root: the exact sum Σ_f w_f diff_f^p, merged from the support `sup[:n]` of `xs` and nz(j)."
+    """`sparse_exact_support` before HEOM's root: the exact sum Σ_f w_f diff_f^p, merged from the support `sup[:n]`
+    of `xs` and nz(j)."""
     s, (u, b) = 0.0, _span(spec, j)
     r, D = 0, xs.shape[0]
     while r < n or u < b:
         fs = sup[r] if r < n else D
         fj = spec.indices[u] if u < b else D
         if fj <= fs:
-            f, v = fj, spec.data[u]; u += 1
+            f, v = fj, spec.data[u]
+            u += 1
             if fs == fj: r += 1
         else:
-            f, v = fs, spec.zero[fs]; r += 1
+            f, v = fs, spec.zero[fs]
+            r += 1
         s = _add_term(s, f, xs[f], v, spec)
     return s
 
+# %% ../nbs/01b_sparse.ipynb #052b4e38e
 @numba.njit(**NJIT_STRICT)
 def sparse_exact_support(xs, sup, n, spec, j):
     "`sparse_exact(xs, spec, j)` given the support `sup[:n]` of `xs`: a merge with nz(j), bit for bit the same sum."
@@ -184,22 +202,28 @@ def _two_sum(s, c, x):
     bp = t - s
     return t, c + ((s - (t - bp)) + (x - bp))
 
+# %% ../nbs/01b_sparse.ipynb #0070c5d0c
 @numba.njit(**NJIT_STRICT)
 def _zero_terms(Xs, spec, Z, base):
     "Z[t, f] = T_f(Xs[t, f], z_f); base[t] = (B_t, its rounding error): the tile's distances to the all-implicit row."
     for t in range(TILE):
-        s = 0.0; c = 0.0
+        s = 0.0
+        c = 0.0
         for f in range(Xs.shape[1]):
             Z[t, f] = _term(f, Xs[t, f], spec.zero[f], spec)
             s, c = _two_sum(s, c, Z[t, f])
-        base[t, 0] = s; base[t, 1] = c
+        base[t, 0] = s
+        base[t, 1] = c
 
+# %% ../nbs/01b_sparse.ipynb #0070c5d0e
 @numba.njit(**NJIT_STRICT)
 def _careful(Xs, Z, base, spec, j, out):
     "Column `j` of the tile by eq. (1) with ζ_t summed by TwoSum (the plain sums may have cancelled too much)."
     a, b = _span(spec, j)
     for t in range(TILE):
-        s = 0.0; z = 0.0; c = 0.0
+        s = 0.0
+        z = 0.0
+        c = 0.0
         for u in range(a, b):
             f = spec.indices[u]
             s += _term(f, Xs[t, f], spec.data[u], spec)
@@ -214,15 +238,26 @@ def sparse_tile(Xs, spec, out):
     _zero_terms(Xs, spec, Z, base)
     for j in range(out.shape[1]):
         a, b = _span(spec, j)
-        s0 = 0.0; s1 = 0.0; s2 = 0.0; s3 = 0.0; z0 = 0.0; z1 = 0.0; z2 = 0.0; z3 = 0.0
+        s0 = s1 = s2 = s3 = 0.0
+        z0 = z1 = z2 = z3 = 0.0
         for u in range(a, b):
             f, v = spec.indices[u], spec.data[u]
-            s0 += _term(f, Xs[0, f], v, spec); s1 += _term(f, Xs[1, f], v, spec)
-            s2 += _term(f, Xs[2, f], v, spec); s3 += _term(f, Xs[3, f], v, spec)
-            z0 += Z[0, f]; z1 += Z[1, f]; z2 += Z[2, f]; z3 += Z[3, f]
-        d0 = (base[0, 0] - z0) + (base[0, 1] + s0); d1 = (base[1, 0] - z1) + (base[1, 1] + s1)
-        d2 = (base[2, 0] - z2) + (base[2, 1] + s2); d3 = (base[3, 0] - z3) + (base[3, 1] + s3)
-        out[0, j] = max(d0, 0.0); out[1, j] = max(d1, 0.0); out[2, j] = max(d2, 0.0); out[3, j] = max(d3, 0.0)
+            s0 += _term(f, Xs[0, f], v, spec)
+            s1 += _term(f, Xs[1, f], v, spec)
+            s2 += _term(f, Xs[2, f], v, spec)
+            s3 += _term(f, Xs[3, f], v, spec)
+            z0 += Z[0, f]
+            z1 += Z[1, f]
+            z2 += Z[2, f]
+            z3 += Z[3, f]
+        d0 = (base[0, 0] - z0) + (base[0, 1] + s0)
+        d1 = (base[1, 0] - z1) + (base[1, 1] + s1)
+        d2 = (base[2, 0] - z2) + (base[2, 1] + s2)
+        d3 = (base[3, 0] - z3) + (base[3, 1] + s3)
+        out[0, j] = max(d0, 0.0)
+        out[1, j] = max(d1, 0.0)
+        out[2, j] = max(d2, 0.0)
+        out[3, j] = max(d3, 0.0)
         lost = (b - a) * max(max(s0 + z0, s1 + z1), max(s2 + z2, s3 + z3))
         if lost > Xs.shape[1] * (1.0 + min(min(d0, d1), min(d2, d3))): _careful(Xs, Z, base, spec, j, out)
 
@@ -240,11 +275,13 @@ def _corr_term(f, x, v, z, spec):
     "diff(f, x, v) − diff(f, x, z) for a stored value v of feature f (z: its zero): eq. (2)'s correction."
     return _dterm(f, x, v, spec) - _dterm(f, x, z, spec)
 
+# %% ../nbs/01b_sparse.ipynb #7852f16ec
 @numba.njit(**NJIT)
 def zero_diffs(acc, xs, spec, coef):
     "acc[f] += coef · diff(f, xs_f, z_f) for every feature f: the first term of eq. (2)."
     for f in range(acc.shape[0]): acc[f] += coef * _dterm(f, xs[f], spec.zero[f], spec)
 
+# %% ../nbs/01b_sparse.ipynb #7852f16ee
 @numba.njit(**NJIT)
 def zero_diffs_row(acc, xs, spec, s, coef):
     "`zero_diffs` when `xs` is stored row `s`: only its stored features differ from z, so only they are visited."
@@ -253,9 +290,11 @@ def zero_diffs_row(acc, xs, spec, s, coef):
         f = spec.indices[u]
         acc[f] += coef * _dterm(f, xs[f], spec.zero[f], spec)
 
+# %% ../nbs/01b_sparse.ipynb #7852f16eg
 @numba.njit(**NJIT)
 def sparse_add_diffs(acc, xs, spec, j, coef):
-    "acc[f] += coef · (diff(f, xs_f, x_jf) − diff(f, xs_f, z_f)) over the stored features f of row `j`: eq. (2)'s correction."
+    """acc[f] += coef · (diff(f, xs_f, x_jf) − diff(f, xs_f, z_f)) over the stored features f of row `j`: eq. (2)'s
+    correction."""
     a, b = _span(spec, j)
     for u in range(a, b):
         f = spec.indices[u]
@@ -264,18 +303,22 @@ def sparse_add_diffs(acc, xs, spec, j, coef):
 # %% ../nbs/01b_sparse.ipynb #i31zterm
 @numba.njit(**NJIT)
 def zero_terms(xs, spec, g):
-    """g[f] = diff(f, xs_f, z_f) for every feature: the second term of each of sample xs's corrections, once a sample;
-    when every column stores one value v_f (`spec.cone`), the whole correction diff(f, xs_f, v_f) − diff(f, xs_f, z_f)."""
+    """g[f] = diff(f, xs_f, z_f) for every feature: the second term of each of sample xs's corrections, once a
+    sample; when every column stores one value v_f (`spec.cone`), the whole correction diff(f, xs_f, v_f) −
+    diff(f, xs_f, z_f)."""
     for f in range(g.shape[0]): g[f] = _dterm(f, xs[f], spec.zero[f], spec)
     if spec.cone.shape[0] > 0:
         for f in range(g.shape[0]): g[f] = _dterm(f, xs[f], spec.cone[f], spec) - g[f]
 
+# %% ../nbs/01b_sparse.ipynb #i31ztermc
 @numba.njit(**NJIT)
 def cone_gaps(spec, out):
     """out[f] = δ_f = diff(f, z_f, v_f) when every column stores one value v_f (`spec.cone`). A stored sample holds
-    v_f or z_f, so its correction for a row storing f, `zero_terms`' g[f], is δ_f off its own columns and −δ_f on them."""
+    v_f or z_f, so its correction for a row storing f, `zero_terms`' g[f], is δ_f off its own columns and −δ_f on
+    them."""
     for f in range(out.shape[0]): out[f] = _dterm(f, spec.zero[f], spec.cone[f], spec)
 
+# %% ../nbs/01b_sparse.ipynb #i31zterme
 @numba.njit(**NJIT)
 def sparse_add_diffs_g(acc, xs, g, spec, j, coef):
     """`sparse_add_diffs` given `zero_terms`' g: the very same terms, with one load for diff(f, xs_f, z_f).
@@ -294,7 +337,6 @@ def sparse_add_diffs_g(acc, xs, g, spec, j, coef):
         for u in range(a, b):
             f = indices[u]
             acc[f] += coef * (_dterm(f, xs[f], data[u], spec) - g[f])
-
 
 # %% ../nbs/01b_sparse.ipynb #5413ba89
 @numba.njit(**NJIT)
@@ -319,10 +361,11 @@ def _row_bases(spec, N, out):
             s += _term(f, spec.zero[f], spec.data[u], spec)
         out[j] = s
 
+# %% ../nbs/01b_sparse.ipynb #b2453a69c
 class Postings(NamedTuple):
-    """The posting lists of a spec's CSR rows: column f's rows crow[cptr[f]:cptr[f+1]] (ascending, int32), their values cval
-    (empty when every column stores one value, `spec.cone`); B_j of each row; for a column of one stored value kval[f]
-    held by more than half the rows, the rows lacking it krow[kptr[f]:kptr[f+1]] (else NaN)."""
+    """The posting lists of a spec's CSR rows: column f's rows crow[cptr[f]:cptr[f+1]] (ascending, int32), their
+    values cval (empty when every column stores one value, `spec.cone`); B_j of each row; for a column of one stored
+    value kval[f] held by more than half the rows, the rows lacking it krow[kptr[f]:kptr[f+1]] (else NaN)."""
     cptr: np.ndarray
     crow: np.ndarray
     cval: np.ndarray
@@ -331,56 +374,74 @@ class Postings(NamedTuple):
     krow: np.ndarray = np.zeros(0, np.int32)
     kval: np.ndarray = np.zeros(0)
 
-NO_POSTINGS = Postings(np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0), np.zeros(0))   # search by `sparse_tile`
+# no posting lists: the search goes by `sparse_tile`
+NO_POSTINGS = Postings(np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0), np.zeros(0))
 
+# %% ../nbs/01b_sparse.ipynb #b2453a69e
 def posting_lists(spec)->Postings:
     "The posting lists of a spec's CSR rows (their CSC) and each row's B_j: `posting_tile`'s input."
-    if spec.indptr.shape[0] == 0 or spec.rows.shape[0] > 0: raise ValueError("posting lists need CSR rows without a row map")
+    if spec.indptr.shape[0] == 0 or spec.rows.shape[0] > 0:
+        raise ValueError("posting lists need CSR rows without a row map")
     N, D, nnz = spec.indptr.shape[0] - 1, spec.Xn.shape[1], spec.indices.shape[0]
     cptr, crow, cval = np.zeros(D + 1, np.int64), np.empty(nnz, np.int32), np.empty(0 if spec.cone.shape[0] else nnz)
-    _transpose(spec.indptr, spec.indices, spec.data, cptr, crow, cval)     # in place of scipy's tocsc: no copies between
+    _transpose(spec.indptr, spec.indices, spec.data, cptr, crow, cval)     # scipy's tocsc, without its copies
     rbase = np.empty(N)
     _row_bases(spec, N, rbase)
     return Postings(cptr, crow, cval, rbase, *_complements(cptr, crow, cval, spec.cone, N))
 
+# %% ../nbs/01b_sparse.ipynb #b2453a69g
 @numba.njit(**NJIT)
 def _transpose(indptr, indices, data, cptr, crow, cval):
-    "The CSC (`cptr` zeroed, D+1) of CSR rows by a counting sort: each column's rows ascending, their values too unless `cval` is empty."
+    """The CSC (`cptr` zeroed, D+1) of CSR rows by a counting sort: each column's rows ascending, their values too
+    unless `cval` is empty."""
     for u in range(indices.shape[0]): cptr[indices[u] + 1] += 1
     for f in range(cptr.shape[0] - 1): cptr[f + 1] += cptr[f]
     nxt = cptr[:-1].copy()
     for j in range(indptr.shape[0] - 1):
         for u in range(indptr[j], indptr[j + 1]):
-            q = nxt[indices[u]]; crow[q] = j; nxt[indices[u]] = q + 1
+            q = nxt[indices[u]]
+            crow[q] = j
+            nxt[indices[u]] = q + 1
             if cval.shape[0] > 0: cval[q] = data[u]
 
+# %% ../nbs/01b_sparse.ipynb #b2453a69i
 @numba.njit(**NJIT)
 def _one_value(cptr, cval, cone, N, kval):
-    "kval[f] = the one value column f stores (`cone`, or all of its `cval` alike and none NaN), if more than N/2 rows store it; else NaN."
+    """kval[f] = the one value column f stores (`cone`, or all of its `cval` alike and none NaN), if more than N/2
+    rows store it; else NaN."""
     for f in range(cptr.shape[0] - 1):
         a, b = cptr[f], cptr[f + 1]
         kval[f] = np.nan
         if 2 * (b - a) <= N: continue
-        if cone.shape[0] > 0: kval[f] = cone[f]; continue
+        if cone.shape[0] > 0:
+            kval[f] = cone[f]
+            continue
         same = True
         for u in range(a, b): same = same and cval[u] == cval[a]
         if same: kval[f] = cval[a]                  # a NaN never equals itself: not taken
 
+# %% ../nbs/01b_sparse.ipynb #b2453a69k
 @numba.njit(inline='always', **NJIT)
 def held(kval, f)->bool:
     "Whether column f is held by more than half the rows, its complement listed: `kval[f]` (`Postings.kval`) not NaN."
     return kval.shape[0] > 0 and kval[f] == kval[f]
 
+# %% ../nbs/01b_sparse.ipynb #b2453a69m
 @numba.njit(**NJIT)
 def _lacking(cptr, crow, kval, N, kptr, krow):
-    "krow[kptr[f]:kptr[f+1]] = the rows missing from column f's (ascending) posting list, for each column with a `kval`."
+    """krow[kptr[f]:kptr[f+1]] = the rows missing from column f's (ascending) posting list, for each column with a
+    `kval`."""
     for f in range(kval.shape[0]):
         if not held(kval, f): continue
         q, u = kptr[f], cptr[f]
         for j in range(N):
-            if u < cptr[f + 1] and crow[u] == j: u += 1
-            else: krow[q] = j; q += 1
+            if u < cptr[f + 1] and crow[u] == j:
+                u += 1
+            else:
+                krow[q] = j
+                q += 1
 
+# %% ../nbs/01b_sparse.ipynb #b2453a69o
 def _complements(cptr, crow, cval, cone, N):
     "`Postings.kptr`, `krow`, `kval`: the rows lacking each column held by more than N/2 rows, all with one value."
     kval = np.empty(cptr.shape[0] - 1)
@@ -404,24 +465,30 @@ def _tile_support(xs, s, spec, out):
         n += not (xs[f] == spec.zero[f])
     return n
 
+# %% ../nbs/01b_sparse.ipynb #f78ac87ec
+# One kernel, kept whole (45 lines): the posting walk and the O(N) pass share the sample's row buffer, support
+# and sums; splitting it would change the kernel's loop structure.
 @numba.njit(**NJIT)
 def posting_tile(Xs, S, spec, post, out, check):
     """out[t, j] as `sparse_tile` computes it (rows `S`, −1: a query), by eq. (3): the corrections accumulated
     over the postings of each sample's support, then B_t + B_j − C_tj. `check`: sums are not exact, and a
-    distance whose rounding bound exceeds a quarter of the near-tie bound is summed strictly. Exact sums (`ints`): a
-    column of one value `kval[f]` adds its correction to every row and takes it back from the rows lacking it. Columns of one
-    stored value each (`spec.cone`) compute their correction once, not per entry: the same expression, so the same bits."""
+    distance whose rounding bound exceeds a quarter of the near-tie bound is summed strictly. Exact sums (`ints`):
+    a column of one value `kval[f]` adds its correction to every row and takes it back from the rows lacking it.
+    Columns of one stored value each (`spec.cone`) compute their correction once, not per entry: the same
+    expression, so the same bits."""
     N, D = out.shape[1], Xs.shape[1]
     sup = np.empty(D, np.int64)
     for t in range(TILE):
         row, xs = out[t], Xs[t]
         n = _tile_support(xs, S[t], spec, sup)
         row[:] = 0.0
-        bt = 0.0; off = 0.0
+        bt = 0.0
+        off = 0.0
         for r in range(n):                                  # the posting walk
             f = sup[r]
             x, z = xs[f], spec.zero[f]
-            zt = _term(f, x, z, spec); bt += zt
+            zt = _term(f, x, z, spec)
+            bt += zt
             if spec.ints and held(post.kval, f):           # the complement's walk
                 v = post.kval[f]
                 c = (zt + _term(f, z, v, spec)) - _term(f, x, v, spec)
@@ -442,4 +509,5 @@ def posting_tile(Xs, S, spec, post, out, check):
             row[j] = d
             if check:
                 e = (n + (spec.indptr[j + 1] - spec.indptr[j]) + 3) * (2.0 * (bt + rb) + d)
-                if e > 4.0 * D * ((1.0 + d) if spec.pw == 1 else (d + np.sqrt(d))): row[j] = merge_sum(xs, sup, n, spec, j)
+                if e > 4.0 * D * ((1.0 + d) if spec.pw == 1 else (d + np.sqrt(d))):
+                    row[j] = merge_sum(xs, sup, n, spec, j)
