@@ -7,8 +7,8 @@ Docs: https://relieffml.github.io/relieffml/driver.html.md"""
 # %% auto #0
 __all__ = ['NO_COLUMNS', 'POSTING_DENSITY', 'Workspace', 'knn_workspace', 'spec_shape', 'load_row', 'query_row', 'load_tile',
            'apply_rule', 'register_rule', 'ColumnShare', 'column_share', 'rule_columns', 'columns_done', 'tile_done',
-           'on_workers', 'block_driver', 'posting_share', 'search_postings', 'run_blocks', 'StoreNeighbors',
-           'list_driver', 'run_lists', 'run_search', 'run_given']
+           'block_driver', 'posting_share', 'search_postings', 'run_blocks', 'StoreNeighbors', 'list_driver',
+           'run_lists', 'run_search', 'run_given']
 
 # %% ../nbs/02d_driver.ipynb #c0-ka04f32
 from concurrent.futures import ThreadPoolExecutor
@@ -214,7 +214,7 @@ def tile_done(ws):
     ws.nt[0] = 0
 
 # %% ../nbs/02d_driver.ipynb #thr0-code1
-def on_workers(fn, lo:int, hi:int, threads:int):
+def _on_workers(fn, lo:int, hi:int, threads:int):
     """`fn(lo_w, hi_w, w)` for `threads` contiguous shares of the blocks `lo:hi`, side by side, share 0 on this thread
     and the others on threads of their own (the kernels release the GIL)."""
     n = max(1, min(threads, hi - lo))
@@ -228,7 +228,7 @@ def on_workers(fn, lo:int, hi:int, threads:int):
 # %% ../nbs/02d_driver.ipynb #e5a11cbdb
 @numba.njit(**NJIT)
 def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi, post, w):
-    """Blocks `b_lo:b_hi` of CHUNK samples, one after another, as worker `w` (`on_workers` runs the workers side by
+    """Blocks `b_lo:b_hi` of CHUNK samples, one after another, as worker `w` (`_on_workers` runs the workers side by
     side): per tile, distance rows and every pool's neighbours, then `rule`'s update per sample."""
     m, P = samples.shape[0], pools.pptr.shape[0] - 1
     N, D = spec_shape(spec)
@@ -274,7 +274,7 @@ def run_blocks(samples, spec:DistanceSpec, pools:PoolSpec, rule, n_jobs=None, Xq
         # `ColumnShare` updates by columns (`flush_columns`)
         run = lambda lo, hi, w: block_driver(samples, Xq, spec, pools, rule, lo, hi, post, w)
         for lo, hi in driver_parts(n_blocks(len(samples))):   # the same sums as one call
-            on_workers(run, lo, hi, threads)
+            _on_workers(run, lo, hi, threads)
     if cols: columns_done(rule.cs_ra)
 
 # %% ../nbs/02d_driver.ipynb #afe41e84
@@ -338,7 +338,7 @@ def run_lists(samples, spec:DistanceSpec, idx, cnt, rule, n_jobs=None, first:int
     if m == 0: return
     with numba_threads(n_jobs):
         run = lambda lo, hi, w: list_driver(samples, spec, idx, cnt, rule, first, lo, hi, w)
-        on_workers(run, first // CHUNK, (first + m - 1) // CHUNK + 1, numba.get_num_threads())
+        _on_workers(run, first // CHUNK, (first + m - 1) // CHUNK + 1, numba.get_num_threads())
 
 # %% ../nbs/02d_driver.ipynb #4a202285d
 def run_search(prep:Prepared, samples, pools:PoolSpec, rule, metric='manhattan', weights=None, n_jobs=None):
