@@ -1,5 +1,14 @@
 """The kernels run as plain Python under NUMBA_DISABLE_JIT=1 (stumpy's way to debug a kernel or measure its line
-coverage): each ranker and learner, on dense and sparse input, gives there exactly the bits it gives compiled."""
+coverage): each ranker and learner, on dense and sparse input, gives there exactly the bits it gives compiled.
+
+The kernel tests themselves pass in plain Python too, and measure the kernels' line coverage (issue 45, item 5):
+
+    NUMBA_DISABLE_JIT=1 python -m coverage run --source=relieffml -m pytest tests/test_neighbors.py \
+        tests/test_sparse.py tests/test_postings.py tests/test_relieff.py tests/test_rrelieff.py
+    python -m coverage report --include='relieffml/pools.py,relieffml/replay.py,relieffml/scan.py,...'
+
+(170 tests, about 5 minutes on 2 cores; on 2026-12-06: pools 98 %, replay 100 %, driver 95 %, updates 93 %,
+scan 89 %, neighbors 89 %, sparse 64 %, distances 59 % of their statements.)"""
 import json
 import os
 import subprocess
