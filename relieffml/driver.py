@@ -11,13 +11,12 @@ __all__ = ['NO_COLUMNS', 'POSTING_DENSITY', 'Workspace', 'knn_workspace', 'spec_
            'run_lists', 'run_search', 'run_given']
 
 # %% ../nbs/02d_driver.ipynb #c0-ka04f32
-from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import numba
 from typing import NamedTuple
 from numba.core import types
 from numba.extending import overload
-from .config import NJIT, CHUNK, n_blocks, numba_threads, driver_parts
+from .config import NJIT, NJIT_PARALLEL, CHUNK, n_blocks, numba_threads, driver_parts
 from .distances import Prepared, DistanceSpec, distance_spec, TILE, row_at, sparse_form
 from .sparse import Postings, NO_POSTINGS, cone_gaps, posting_lists, sparse_row, ScaledRows
 from .scan import exact_row_dist
@@ -49,9 +48,8 @@ class Workspace(NamedTuple):
     dj: np.ndarray
     pos: np.ndarray     # N slot of a neighbour among the distinct ones (−1: none)
     dbuf: np.ndarray    # D one difference row
-    nt: np.ndarray      # 3: rows of the current tile whose updates `flush` may defer to its last (0: none); whether
-                        # the driver marks its blocks' ends (0: no, 1: yes, 2: this tile ends the block); the worker
-                        # running the block (its row of a `ColumnShare`)
+    nt: np.ndarray      # 2: rows of the current tile whose updates `flush` may defer to its last (0: none); whether
+                        # the driver marks its blocks' ends (0: no, 1: yes, 2: this tile ends the block)
     cd: np.ndarray      # TILE×N deferred samples' summed coefficient of every row, ta their accumulator (−1: none)
     ta: np.ndarray
     E: np.ndarray       # N rows that ever entered the scan of the pool of everyone, ed their distances; fi, fd its
@@ -79,7 +77,7 @@ def knn_workspace(N, D, P, k, nd=-1):
                      np.empty(k, np.int64), np.empty((k + 2, 2), np.int64), np.empty(k, np.int64), np.empty(k),
                      np.zeros(1, np.int64), np.empty(E, np.int64), np.empty(E, np.int64), np.empty(E),
                      np.empty(E, np.int64), np.empty(E, np.int64), np.empty(E, np.int64), np.full(N, -1, np.int64),
-                     np.empty(D), np.zeros(3, np.int64), np.zeros((TILE, N)), np.full(TILE, -1, np.int64),
+                     np.empty(D), np.zeros(2, np.int64), np.zeros((TILE, N)), np.full(TILE, -1, np.int64),
                      np.empty(nd, np.int64), np.empty(nd), np.empty(k, np.int64), np.empty(k),
                      np.empty((nd, TILE)), np.empty((k + 1, TILE)),
                      np.empty((TILE, k + 1), np.int64), np.empty((TILE, k + 1)),
@@ -184,7 +182,7 @@ NO_COLUMNS = ColumnShare(np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(
                          np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0))
 
 def column_share(spec:DistanceSpec, post:Postings, threads:int)->ColumnShare:
-    """A rule's `ColumnShare` for `threads` worker threads (a block runs on one; its share waits in that worker's row):
+    """A rule's `ColumnShare` for `threads` numba threads (a block runs on one; its share waits in that thread's row):
     on one-valued columns (`spec.cone`) with posting lists, else `NO_COLUMNS`."""
     if post.cptr.shape[0] == 0 or spec.cone.shape[0] == 0: return NO_COLUMNS
     dz = np.empty(spec.cone.shape[0])
@@ -213,28 +211,15 @@ def tile_done(ws):
         if ws.ta[u] >= 0: raise RuntimeError("a rule must call flush for every sample of the tile")
     ws.nt[0] = 0
 
-# %% ../nbs/02d_driver.ipynb #thr0-code1
-def _on_workers(fn, lo:int, hi:int, threads:int):
-    """`fn(lo_w, hi_w, w)` for `threads` contiguous shares of the blocks `lo:hi`, side by side, share 0 on this thread
-    and the others on threads of their own (the kernels release the GIL)."""
-    n = max(1, min(threads, hi - lo))
-    cuts = [lo + (hi - lo) * w // n for w in range(n + 1)]
-    if n == 1: return fn(lo, hi, 0)
-    with ThreadPoolExecutor(n - 1) as pool:
-        rest = [pool.submit(fn, cuts[w], cuts[w + 1], w) for w in range(1, n)]
-        fn(cuts[0], cuts[1], 0)
-        for f in rest: f.result()
-
 # %% ../nbs/02d_driver.ipynb #e5a11cbdb
-@numba.njit(**NJIT)
-def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi, post, w):
-    """Blocks `b_lo:b_hi` of CHUNK samples, one after another, as worker `w` (`_on_workers` runs the workers side by
-    side): per tile, distance rows and every pool's neighbours, then `rule`'s update per sample."""
+@numba.njit(**NJIT_PARALLEL)
+def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi, post):
+    """Blocks `b_lo:b_hi` of CHUNK samples in parallel: per tile, distance rows and every pool's neighbours, then
+    `rule`'s update per sample."""
     m, P = samples.shape[0], pools.pptr.shape[0] - 1
     N, D = spec_shape(spec)
-    for b in range(b_lo, b_hi):
+    for b in numba.prange(b_lo, b_hi):
         ws = knn_workspace(N, D, P, pools.k)
-        ws.nt[2] = w
         hi = min(m, (b + 1) * CHUNK)
         for i0 in range(b * CHUNK, hi, TILE):
             nt = load_tile(samples, i0, hi, Xq, ws, spec)
@@ -263,18 +248,16 @@ def search_postings(spec:DistanceSpec)->Postings:
 
 # %% ../nbs/02d_driver.ipynb #e5a11cbde
 def run_blocks(samples, spec:DistanceSpec, pools:PoolSpec, rule, n_jobs=None, Xq=None):
-    """`block_driver` over all blocks of `samples` on `n_jobs` worker threads; in parts of whole blocks while progress
-    is reported."""
+    """`block_driver` over all blocks of `samples` with `n_jobs` threads; in parts of whole blocks while progress is
+    reported."""
     samples = np.ascontiguousarray(samples, np.int64)
     post, cols = search_postings(spec), set(ColumnShare._fields) <= set(getattr(rule, '_fields', ()))
     Xq = spec.Xn[:1] if Xq is None else _query_form(Xq)
     with numba_threads(n_jobs):
-        threads = numba.get_num_threads()
-        if cols: rule = rule._replace(**column_share(spec, post, threads)._asdict())   # a rule with the fields of a
-        # `ColumnShare` updates by columns (`flush_columns`)
-        run = lambda lo, hi, w: block_driver(samples, Xq, spec, pools, rule, lo, hi, post, w)
+        if cols: rule = rule._replace(**column_share(spec, post, numba.get_num_threads())._asdict())   # a rule with the
+        # fields of a `ColumnShare` updates by columns (`flush_columns`); a NamedTuple in a rule would not pass `prange`
         for lo, hi in driver_parts(n_blocks(len(samples))):   # the same sums as one call
-            _on_workers(run, lo, hi, threads)
+            block_driver(samples, Xq, spec, pools, rule, lo, hi, post)
     if cols: columns_done(rule.cs_ra)
 
 # %% ../nbs/02d_driver.ipynb #afe41e84
@@ -303,7 +286,8 @@ def _store(rule, b, i, ws, u, spec):
 # %% ../nbs/02d_driver.ipynb #4a202285
 @numba.njit(**NJIT)
 def _load_lists(ws, t, s, spec, idx, cnt):
-    "Sample row s and its given lists into slot t."
+    """Sample row s and its given lists into slot t (in a function of its own: writes into `ws` made directly in the
+    prange body were lost)."""
     ws.S[t] = s
     load_row(spec, s, ws.Xs[t])
     for p in range(cnt.shape[0]):
@@ -311,15 +295,13 @@ def _load_lists(ws, t, s, spec, idx, cnt):
         for r in range(idx.shape[1]): ws.idx[t, p, r] = idx[p, r]
 
 # %% ../nbs/02d_driver.ipynb #4a202285b
-@numba.njit(**NJIT)
-def list_driver(samples, spec, idx, cnt, rule, first, b_lo, b_hi, w):
-    """Blocks `b_lo:b_hi` as worker `w` (counted from sample position 0; `samples[0]` is position `first`): `rule` on
-    the given lists."""
+@numba.njit(**NJIT_PARALLEL)
+def list_driver(samples, spec, idx, cnt, rule, first, b_lo, b_hi):
+    "Blocks `b_lo:b_hi` (counted from sample position 0; `samples[0]` is position `first`): `rule` on the given lists."
     m, P, k = samples.shape[0], idx.shape[1], idx.shape[2]
     N, D = spec_shape(spec)
-    for b in range(b_lo, b_hi):
+    for b in numba.prange(b_lo, b_hi):
         ws = knn_workspace(N, D, P, k, 0)
-        ws.nt[2] = w
         lo, hi = max(b * CHUNK - first, 0), min(m, (b + 1) * CHUNK - first)
         for i0 in range(lo, hi, TILE):
             T = min(TILE, hi - i0)
@@ -337,8 +319,7 @@ def run_lists(samples, spec:DistanceSpec, idx, cnt, rule, n_jobs=None, first:int
     idx, cnt = np.ascontiguousarray(idx, np.int64), np.ascontiguousarray(cnt, np.int64)
     if m == 0: return
     with numba_threads(n_jobs):
-        run = lambda lo, hi, w: list_driver(samples, spec, idx, cnt, rule, first, lo, hi, w)
-        _on_workers(run, first // CHUNK, (first + m - 1) // CHUNK + 1, numba.get_num_threads())
+        list_driver(samples, spec, idx, cnt, rule, first, first // CHUNK, (first + m - 1) // CHUNK + 1)
 
 # %% ../nbs/02d_driver.ipynb #4a202285d
 def run_search(prep:Prepared, samples, pools:PoolSpec, rule, metric='manhattan', weights=None, n_jobs=None):

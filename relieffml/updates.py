@@ -398,7 +398,7 @@ def flush(acc, ws, u, spec):
 def _sparse_flush_columns(acc, ws, u, spec, cs):
     "`flush_columns` on CSR rows."
     n = _flush_start(acc, ws, u, spec)
-    w = ws.nt[2]                                          # the worker running the block: its row of the share
+    w = numba.get_thread_id() if cs.cs_ptr.shape[0] > 0 else 0     # dense rows: no share, no thread row
     if n >= 0 and _by_columns(ws, u, n, spec, cs, w): _column_updates(acc, ws, u, n, spec, cs, w)
     elif n >= 0: _flush_grouped(acc, ws, u, n, spec)
     if u == ws.nt[0] - 1 and ws.nt[1] == 2 and cs.cs_ra.shape[0] > 0 and cs.cs_ra[w] >= 0: _rows_done(acc, spec, cs, w)
