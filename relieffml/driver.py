@@ -6,9 +6,9 @@ Docs: https://relieffml.github.io/relieffml/driver.html.md"""
 
 # %% auto #0
 __all__ = ['NO_COLUMNS', 'POSTING_DENSITY', 'Workspace', 'knn_workspace', 'spec_shape', 'load_row', 'query_row', 'load_tile',
-           'apply_rule', 'register_rule', 'ColumnShare', 'column_share', 'rule_columns', 'columns_done', 'tile_done',
-           'block_driver', 'posting_share', 'search_postings', 'run_blocks', 'StoreNeighbors', 'list_driver',
-           'run_lists', 'run_search', 'run_given']
+           'Sample', 'Updates', 'apply_rule', 'register_rule', 'ColumnShare', 'column_share', 'rule_columns',
+           'columns_done', 'tile_done', 'block_driver', 'posting_share', 'search_postings', 'run_blocks',
+           'StoreNeighbors', 'list_driver', 'run_lists', 'run_search', 'run_given']
 
 # %% ../nbs/02d_driver.ipynb #c0-ka04f32
 import numpy as np
@@ -141,23 +141,48 @@ def _query_form(Xq):
     "Query rows as `block_driver` reads them: `ScaledRows` as they are, anything else as C-contiguous float64."
     return Xq if isinstance(Xq, ScaledRows) else np.ascontiguousarray(Xq, dtype=np.float64)
 
+# %% ../nbs/02d_driver.ipynb #c3-sample
+class Sample(NamedTuple):
+    "One sample as an update rule sees it: its row, its values, and its neighbours in each pool."
+    row: int                    # global row (−1: a query row)
+    x: np.ndarray               # D its scaled values
+    neighbours: np.ndarray      # P×k each pool's neighbours (global rows), nearest first
+    distances: np.ndarray       # P×k their distances
+    counts: np.ndarray          # P how many each pool holds
+    distance_row: np.ndarray    # N its distance to every row (empty on given lists, `run_lists`)
+
+# %% ../nbs/02d_driver.ipynb #c3-updates
+class Updates(NamedTuple):
+    """A rule's handle on its sample's updates: what `accumulate`, `push` and `flush` (chapter 02e) need, and a rule
+    does not read."""
+    ws: Workspace               # the thread's buffers
+    slot: int                   # the sample's slot in the tile
+    spec: DistanceSpec          # the rows
+
+# %% ../nbs/02d_driver.ipynb #c3-view
+@numba.njit(inline='always', **NJIT)
+def _sample(ws, u):
+    "The `Sample` of tile slot u: views into the workspace."
+    return Sample(ws.S[u], ws.Xs[u], ws.idx[u], ws.dist[u], ws.cnt[u], ws.drow[u])
+
 # %% ../nbs/02d_driver.ipynb #2af9783d
 _RULE_KERNELS = {}   # rule type -> its kernel: what `apply_rule` calls when numba is off (NUMBA_DISABLE_JIT=1)
 
-def apply_rule(rule, b, i, ws, u, spec):
-    "The update of `rule` for sample `i` of block `b`, whose neighbours are slot `u` of `ws` (compiled per rule type)."
+def apply_rule(rule, b, i, sample, out, spec):
+    "The update of `rule` for sample `i` (a `Sample`) of block `b`, into `out` (`Updates`); compiled per rule type."
     kernel = _RULE_KERNELS.get(type(rule))
     if kernel is None: raise TypeError(f"no kernel for a rule of type {type(rule).__name__}: block_driver calls the "
                                        "kernel that register_rule recorded for the rule's NamedTuple class")
-    return kernel(rule, b, i, ws, u, spec)
+    return kernel(rule, b, i, sample, out, spec)
 
 # %% ../nbs/02d_driver.ipynb #2af9783db
 def register_rule(rule_type):
-    "Decorator: the kernel `(rule, b, i, ws, u, spec)` is `apply_rule` for rules of the NamedTuple class `rule_type`."
+    """Decorator: the kernel `(rule, b, i, sample, out, spec)` is `apply_rule` for rules of the NamedTuple class
+    `rule_type`."""
     def deco(kernel):
         _RULE_KERNELS[rule_type] = kernel
         @overload(apply_rule, jit_options=NJIT)
-        def _select(rule, b, i, ws, u, spec):
+        def _select(rule, b, i, sample, out, spec):
             if isinstance(rule, types.BaseNamedTuple) and rule.instance_class is rule_type: return kernel
         return kernel
     return deco
@@ -226,7 +251,7 @@ def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi, post):
             knn_tile(ws, spec, pools, post)
             ws.nt[0] = nt
             ws.nt[1] = 2 if i0 + TILE >= hi else 1
-            for u in range(nt): apply_rule(rule, b, i0 + u, ws, u, spec)
+            for u in range(nt): apply_rule(rule, b, i0 + u, _sample(ws, u), Updates(ws, u, spec), spec)
             tile_done(ws)
 
 # %% ../nbs/02d_driver.ipynb #e5a11cbdc
@@ -269,19 +294,19 @@ class StoreNeighbors(NamedTuple):
 
 # %% ../nbs/02d_driver.ipynb #afe41e84b
 @register_rule(StoreNeighbors)
-def _store(rule, b, i, ws, u, spec):
-    """Copy sample i's neighbours out of the tile (slots past each count keep −1 and ∞: the buffers are reused),
-    each with its exact distance: the search's own may be a fast sum, whose last bits depend on the CPU, unless the
-    sums are exact integers (`spec.ints`; a square root of one is correctly rounded everywhere) and the tile was
-    searched here (the list driver's workspace, holding lists found elsewhere, has no distance rows)."""
-    own = spec.ints and ws.drow.shape[1] > 0
-    for p in range(ws.cnt.shape[1]):
-        c = ws.cnt[u, p]
+def _store(rule, b, i, sample, out, spec):
+    """Copy sample i's neighbours (slots past each count keep −1 and ∞: the buffers are reused), each with its exact
+    distance: the search's own may be a fast sum, whose last bits depend on the CPU, unless the sums are exact
+    integers (`spec.ints`; a square root of one is correctly rounded everywhere) and the tile was searched here
+    (given lists come without distance rows)."""
+    own = spec.ints and sample.distance_row.shape[0] > 0
+    for p in range(sample.counts.shape[0]):
+        c = sample.counts[p]
         rule.cnt[i, p] = c
         for r in range(c):
-            j = ws.idx[u, p, r]
+            j = sample.neighbours[p, r]
             rule.idx[i, p, r] = j
-            rule.dist[i, p, r] = ws.dist[u, p, r] if own else exact_row_dist(ws.Xs[u], spec, j)
+            rule.dist[i, p, r] = sample.distances[p, r] if own else exact_row_dist(sample.x, spec, j)
 
 # %% ../nbs/02d_driver.ipynb #4a202285
 @numba.njit(**NJIT)
@@ -308,7 +333,7 @@ def list_driver(samples, spec, idx, cnt, rule, first, b_lo, b_hi):
             for t in range(T):
                 _load_lists(ws, t, samples[i0 + t], spec, idx[i0 + t], cnt[i0 + t])
             ws.nt[0] = T
-            for u in range(T): apply_rule(rule, b, first + i0 + u, ws, u, spec)
+            for u in range(T): apply_rule(rule, b, first + i0 + u, _sample(ws, u), Updates(ws, u, spec), spec)
             tile_done(ws)
 
 # %% ../nbs/02d_driver.ipynb #4a202285c

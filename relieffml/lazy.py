@@ -790,9 +790,10 @@ class WekaLists(NamedTuple):
     k: int
 
 @register_rule(WekaLists)
-def _weka_rule(rule, b, i, ws, u, spec):
-    "Sample i (slot u of the tile): Weka's scan over its screened distance row."
-    rule.length[i] = _weka_scan(ws.drow[u], _weka_tol(spec), ws.S[u], ws.Xs[u], spec, rule.k, rule.idx[i], rule.dist[i])
+def _weka_rule(rule, b, i, sample, out, spec):
+    "Sample i: Weka's scan over its screened distance row."
+    tol = _weka_tol(spec)
+    rule.length[i] = _weka_scan(sample.distance_row, tol, sample.row, sample.x, spec, rule.k, rule.idx[i], rule.dist[i])
 
 # %% ../nbs/20_lazy.ipynb #4b6a1bc9
 def _take_rows(Xq, rows):

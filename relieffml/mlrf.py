@@ -21,7 +21,7 @@ from .distances import METRICS
 from .neighbors import prepare_data
 from .pools import pool_spec
 from .driver import register_rule, run_search
-from .updates import direct_row, push_pools, flush
+from .updates import accumulate
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, rank_features
 
 # %% ../nbs/14_mlrf.ipynb #166b4003
@@ -91,14 +91,14 @@ class MLRFRule(NamedTuple):
     ones: np.ndarray    # k unit rank weights
 
 @register_rule(MLRFRule)
-def _mlrf_update(rule, b, i, ws, u, spec):
+def _mlrf_update(rule, b, i, sample, out, spec):
     "Eq. (3) for one sample: each label pool's differences with −p_l/P or p_l/(1 − P), times ω."
-    s, Y = ws.S[u], rule.Y
+    s, Y, cnt = sample.row, rule.Y, sample.counts
     cin, cout = 0.0, 0.0
     for l in range(Y.shape[1]):
         if Y[s, l] != 0: cin += rule.counts[l]
         else: cout += rule.counts[l]
-    cnt, Q = ws.cnt[u], Y.shape[1]
+    Q = Y.shape[1]
     pools, accs, coefs, m = np.empty(Q, np.int64), np.zeros(Q, np.int64), np.empty(Q), 0   # the plan, accumulator 0
     for l in range(Q):
         if cnt[l] == 0: continue                 # empty pool (a label only s has, or nobody has)
@@ -106,9 +106,7 @@ def _mlrf_update(rule, b, i, ws, u, spec):
         pools[m] = l
         coefs[m] = rule.omega[s] * coef
         m += 1
-    cd = direct_row(ws, u, cnt.sum(), 0, spec)     # many neighbours: shares straight into the tile's one pass
-    push_pools(ws.ej, ws.ea, ws.ec, ws.ne, cd, ws.idx[u], cnt, pools[:m], accs[:m], coefs[:m], rule.ones, False)
-    flush(rule.acc[b], ws, u, spec)
+    accumulate(out, rule.acc[b], pools[:m], accs[:m], coefs[:m], rule.ones, False)   # ω_s Σ_l coef_l diff_l, eq. (3)
 
 # %% ../nbs/14_mlrf.ipynb #67bd1b65
 def _check_has_labels(Y):

@@ -18,7 +18,7 @@ from .distances import rank_weights, METRICS
 from .neighbors import prepare_data
 from .pools import pool_spec
 from .driver import register_rule, run_search, rule_columns, NO_COLUMNS
-from .updates import direct_row, push_pools, flush_columns, mark_pool, same_rows
+from .updates import accumulate_by_columns, mark_pool, unmark_pool, same_pool
 from .data import as_label_matrix
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, as_class_vector, in_memory_target
 
@@ -36,7 +36,7 @@ class ReliefFRule(NamedTuple):
     dest: np.ndarray    # T+1 accumulator row of each problem and of the common pool (all 0: one sum, eq. (5))
     cw: float           # how many problems the common pool's one push stands for in its row (1, or T for one sum)
     cs_ptr: np.ndarray = NO_COLUMNS.cs_ptr  # one-valued sparse columns: the `ColumnShare` that `run_blocks` gives
-    cs_row: np.ndarray = NO_COLUMNS.cs_row  # for updates by columns (`flush_columns`), field by field: a rule's
+    cs_row: np.ndarray = NO_COLUMNS.cs_row  # for updates by columns (`accumulate_by_columns`), field by field: a rule's
     cs_dz: np.ndarray = NO_COLUMNS.cs_dz    # fields must be arrays or scalars to pass `numba.prange`
     cs_rc: np.ndarray = NO_COLUMNS.cs_rc
     cs_ra: np.ndarray = NO_COLUMNS.cs_ra
@@ -45,47 +45,36 @@ class ReliefFRule(NamedTuple):
     cs_kval: np.ndarray = NO_COLUMNS.cs_kval
 
 # %% ../nbs/03_relieff.ipynb #6c1e57ec
-# One kernel over 30 lines, kept whole: a rule is one registered kernel, which builds its plan of pools
-# (pp, pa, pc) and pushes it in one call; split, the kernel's structure would change.
 @register_rule(ReliefFRule)
-def _relieff_update(rule, b, i, ws, u, spec):
-    """Hits with −1, misses with P(C)/(1 − P(class(R))), each pool's neighbours averaged, eqs. (1)–(3). With a
-    common pool g, its neighbours count once as every problem's hits; a problem whose pools differ undoes it."""
-    s, g, T = ws.S[u], rule.common, rule.cls.shape[1]
-    idx, cnt, pos = ws.idx[u], ws.cnt[u], ws.pos                # the arrays, once
-    # the plan: at most every pool, plus the common pool per problem
-    L = cnt.shape[0] + T + 1
-    pp, pa, pc, m = np.empty(L, np.int64), np.empty(L, np.int64), np.empty(L), 0
+def _relieff_update(rule, b, i, sample, out, spec):
+    """Eqs. (1)–(3) for one sample: in each problem, its hits with −1 and each other class's misses with
+    P(C)/(1 − P(class(R))), each pool's neighbours averaged (or rank-weighted). With a common pool g, its neighbours
+    count once as every problem's hits; a problem whose pools differ undoes it."""
+    s, g, T = sample.row, rule.common, rule.cls.shape[1]
+    L = sample.counts.shape[0] + T + 1                          # the plan: at most every pool, and g once a problem
+    pools, accs, coefs, m = np.empty(L, np.int64), np.empty(L, np.int64), np.empty(L), 0
     if g >= 0:
-        mark_pool(ws, u, g, -2)
-        pp[m], pa[m], pc[m] = g, rule.dest[T], -rule.cw
+        mark_pool(out, g)
+        pools[m], accs[m], coefs[m] = g, rule.dest[T], -rule.cw
         m += 1
     for t in range(T):
-        hp, shared = rule.base[t] + rule.cls[s, t], 0.0
+        hit, shared = rule.base[t] + rule.cls[s, t], 0.0
         for q in range(-1, rule.ncls[t]):                       # the hits first, then each class's misses
-            p = hp if q < 0 else rule.base[t] + q
-            if q >= 0 and p == hp: continue
-            coef = -1.0 if q < 0 else rule.prior[p] / (1.0 - rule.prior[hp]) if rule.ncls[t] > 2 else 1.0
-            if g >= 0 and same_rows(pos, idx, cnt, p, g):
-                shared += coef                                  # left to the common pool's push
+            p = hit if q < 0 else rule.base[t] + q
+            if q >= 0 and p == hit: continue
+            coef = -1.0                                         # a hit
+            if q >= 0: coef = rule.prior[p] / (1.0 - rule.prior[hit]) if rule.ncls[t] > 2 else 1.0   # a miss, eq. (2)
+            if g >= 0 and same_pool(out, p, g):
+                shared += coef                                  # left to the common pool's term
             else:
-                pp[m], pa[m], pc[m] = p, rule.dest[t], coef
+                pools[m], accs[m], coefs[m] = p, rule.dest[t], coef
                 m += 1
         if g >= 0 and shared != -1.0:
-            pp[m], pa[m], pc[m] = g, rule.dest[t], shared + 1.0
+            pools[m], accs[m], coefs[m] = g, rule.dest[t], shared + 1.0
             m += 1
-    if g >= 0: mark_pool(ws, u, g, -1)
-    n, a0, one = np.int64(0), np.int64(-1), True                # int64 from the start: numba would first compile
-                                                                # direct_row for the literals 0 and −1 as well
-    for e in range(m):
-        if cnt[pp[e]] == 0: continue
-        n += cnt[pp[e]]
-        a0 = pa[e] if a0 < 0 else a0
-        one = one and pa[e] == a0
-    # one sum, eq. (5): straight to the tile's pass
-    cd = direct_row(ws, u, n, a0, spec) if one and a0 >= 0 else ws.cd[u, :0]
-    push_pools(ws.ej, ws.ea, ws.ec, ws.ne, cd, idx, cnt, pp[:m], pa[:m], pc[:m], rule.rank_w, rule.weighted)
-    flush_columns(rule.acc[b], ws, u, spec, rule_columns(rule))
+    if g >= 0: unmark_pool(out, g)
+    accumulate_by_columns(out, rule.acc[b], pools[:m], accs[:m], coefs[:m], rule.rank_w, rule.weighted,
+                          rule_columns(rule))                   # eq. (3): averaged, or rank-weighted
 
 # %% ../nbs/03_relieff.ipynb #f44600f2
 def _layout(y, everyone:bool=False):

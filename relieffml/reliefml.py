@@ -18,7 +18,7 @@ from .distances import hamming_labels, METRICS
 from .neighbors import prepare_data
 from .pools import pool_spec
 from .driver import register_rule, run_search
-from .updates import direct_row, push_pools, flush
+from .updates import accumulate
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
 
 # %% ../nbs/10_reliefml.ipynb #07d68db5
@@ -99,22 +99,19 @@ class ReliefFMLRule(NamedTuple):
     ones: np.ndarray    # k unit rank weights
 
 @register_rule(ReliefFMLRule)
-def _reliefml_update(rule, b, i, ws, u, spec):
+def _reliefml_update(rule, b, i, sample, out, spec):
     "Eq. (6) for one sample: per-label factors from its neighbours' label sets, then each label pool's differences."
-    r = ws.S[u]
-    coefs = np.zeros(rule.Y.shape[1])
-    _label_coefs(r, rule.Y, (rule.lptr, rule.lind, rule.cptr, rule.cind), ws.idx[u], ws.cnt[u], rule.prior, coefs)
-    cnt, Q = ws.cnt[u], rule.Y.shape[1]
-    pools, accs, m, n = np.empty(Q, np.int64), np.zeros(Q, np.int64), 0, 0   # the plan: each label pool, accumulator 0
+    Q = rule.Y.shape[1]
+    coefs = np.zeros(Q)
+    lab = (rule.lptr, rule.lind, rule.cptr, rule.cind)
+    _label_coefs(sample.row, rule.Y, lab, sample.neighbours, sample.counts, rule.prior, coefs)
+    pools, accs, m = np.empty(Q, np.int64), np.zeros(Q, np.int64), 0   # the plan: each label pool, accumulator 0
     for l in range(Q):
         if coefs[l] != 0.0:
             pools[m] = l
             coefs[m] = coefs[l]
             m += 1
-            n += cnt[l]
-    cd = direct_row(ws, u, n, 0, spec)             # many neighbours: shares straight into the tile's one pass
-    push_pools(ws.ej, ws.ea, ws.ec, ws.ne, cd, ws.idx[u], cnt, pools[:m], accs[:m], coefs[:m], rule.ones, False)
-    flush(rule.acc[b], ws, u, spec)
+    accumulate(out, rule.acc[b], pools[:m], accs[:m], coefs[:m], rule.ones, False)   # Σ_l coef_l · mean diff, eq. (6)
 
 # %% ../nbs/10_reliefml.ipynb #59bcae07
 def reliefml_weights(X, Y, nominal, n_values=None, k=10, samples=None, s=1.0, metric='heom', n_jobs=None):

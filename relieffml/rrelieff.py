@@ -65,21 +65,21 @@ def _keep_mutual(s, idx, c, mut, mcnt):
     return n
 
 @register_rule(RReliefFRule)
-def _rrelieff_update(rule, b, i, ws, u, spec):
+def _rrelieff_update(rule, b, i, sample, out, spec):
     "Eq. (1) for one sample: each neighbour's differences with weight d_j into N_dA, and d_j · diff_T into N_dC&dA."
-    s, idx = ws.S[u], ws.idx[u, 0]
-    c = ws.cnt[u, 0] if rule.mcnt.shape[0] == 0 else _keep_mutual(s, idx, ws.cnt[u, 0], rule.mut, rule.mcnt)
+    s, near = sample.row, sample.neighbours[0]
+    c = sample.counts[0] if rule.mcnt.shape[0] == 0 else _keep_mutual(s, near, sample.counts[0], rule.mut, rule.mcnt)
     if c == 0: return
     rule.nsam[b] += 1
     norm = 0.0
     for r in range(c): norm += rule.rank_w[r]
     for r in range(c):
-        d = rule.rank_w[r] / norm if rule.weighted else 1.0 / c
-        dc = target_diff(rule, i, r, s, idx[r])
-        rule.ndc[b] += dc * d
-        push(ws, idx[r], 0, d)
-        push(ws, idx[r], 1, d * dc)
-    flush(rule.acc[b], ws, u, spec)
+        d = rule.rank_w[r] / norm if rule.weighted else 1.0 / c         # d_ij, eq. (2): its rank weight, or 1/k
+        dc = target_diff(rule, i, r, s, near[r])
+        rule.ndc[b] += dc * d                                           # N_dC
+        push(out, near[r], 0, d)                                        # N_dA
+        push(out, near[r], 1, d * dc)                                   # N_dC&dA
+    flush(out, rule.acc[b])
 
 # %% ../nbs/04_rrelieff.ipynb #e7b09757
 _NO_I, _NO_F, _NO_Y = np.zeros((0, 0), np.int64), np.zeros(0), np.zeros((0, 0), np.uint8)
