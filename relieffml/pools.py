@@ -142,13 +142,14 @@ def _head_misses(G, h, memb, pm):
 # %% ../nbs/02b_pools.ipynb #8d96246b
 @numba.njit(inline='always', **NJIT)
 def _scan_pruned(ws, t, p, n, theta, pools, tol, spec):
-    """Weka's scan of pool p for tile row t over only the members that can enter: all those up to the k-th member
-    within θ (in index order), then the later candidates `ws.G[:n]`. Their number kept, or −1 (fewer than k within
-    θ)."""
-    drow, k, lo, hi = ws.drow[t], pools.k, pools.pptr[p], pools.pptr[p + 1]
+    """Weka's scan of pool p for tile row t over only the members that can enter: all those up to the k-th member within
+    θ (in index order), then the later candidates `scan.by_index[:n]`. Their number kept, or −1 (fewer than k within θ).
+    """
+    tile, scan = ws.tile, ws.scan
+    drow, k, lo, hi = tile.distance_rows[t], pools.k, pools.pptr[p], pools.pptr[p + 1]
     gk, c = -1, 0
     for r in range(n):
-        j = ws.G[r]
+        j = scan.by_index[r]
         if pools.memb[j, p] != 0 and drow[j] <= theta:
             c += 1
             if c == k:
@@ -156,20 +157,22 @@ def _scan_pruned(ws, t, p, n, theta, pools, tol, spec):
                 break
     if gk < 0: return -1
     m = np.searchsorted(pools.pids[lo:hi], gk, 'right')
-    ws.H[:m] = pools.pids[lo:lo + m]
+    scan.members[:m] = pools.pids[lo:lo + m]
     for r in range(n):
-        j = ws.G[r]
+        j = scan.by_index[r]
         if j > gk and pools.memb[j, p] != 0:
-            ws.H[m] = j
+            scan.members[m] = j
             m += 1
-    return _scan_pool(ws.S[t], drow, ws.H, 0, m, k, ws.idx[t, p], ws.dist[t, p], ws.exact[p], tol, ws.Xs[t], spec)
+    return _scan_pool(tile.rows[t], drow, scan.members, 0, m, k, tile.neighbours[t, p], tile.distances[t, p],
+                      scan.exact[p], tol, tile.values[t], spec)
 
 # %% ../nbs/02b_pools.ipynb #f4eb9150
 @numba.njit(inline='always', **NJIT)
 def _finish_pool(ws, t, p, c, tol, spec):
     """Sort pool p's `c` stored neighbours (tile row t) in Weka's order. An insertion sort suffices unless two
     distances (nearly) tie; then those are made exact and Weka's quicksort orders the stored slots."""
-    idx, dist, o = ws.idx[t, p], ws.dist[t, p], ws.six
+    tile, scan = ws.tile, ws.scan
+    idx, dist, o = tile.neighbours[t, p], tile.distances[t, p], scan.order
     if c < 2: return
     for r in range(c):
         q = r
@@ -183,47 +186,51 @@ def _finish_pool(ws, t, p, c, tol, spec):
         if dist[b] - dist[a] <= max(tol, 0.0) * (1.0 + dist[b]):
             tie = True
             if tol >= 0:
-                _exactify(a, ws.Xs[t], spec, idx, dist, ws.exact[p])
-                _exactify(b, ws.Xs[t], spec, idx, dist, ws.exact[p])
-    if tie: _weka_sort_into(dist, c, o, ws.sstk)
-    for r in range(c): ws.tmi[r], ws.tmd[r] = idx[o[r]], dist[o[r]]
-    idx[:c] = ws.tmi[:c]
-    dist[:c] = ws.tmd[:c]
+                _exactify(a, tile.values[t], spec, idx, dist, scan.exact[p])
+                _exactify(b, tile.values[t], spec, idx, dist, scan.exact[p])
+    if tie: _weka_sort_into(dist, c, o, scan.sort_stack)
+    for r in range(c): scan.sorted_rows[r], scan.sorted_dists[r] = idx[o[r]], dist[o[r]]
+    idx[:c] = scan.sorted_rows[:c]
+    dist[:c] = scan.sorted_dists[:c]
 
 # %% ../nbs/02b_pools.ipynb #a7b3e7d2
 @numba.njit(inline='always', **NJIT)
 def _sorted_pool(ws, t, p, pools, tol):
-    """Pool p's k nearest of tile row t by insertion into sorted order, straight into `ws.idx[t, p]`, `ws.dist[t, p]`;
-    −1 if two of them, or the k-th and a member left out, (nearly) tie: only Weka's scan can then say which enter."""
-    s, k, tau = ws.S[t], pools.k, max(tol, 0.0)
+    """Pool p's k nearest of tile row t by insertion into sorted order, straight into `tile.neighbours[t, p]`,
+    `tile.distances[t, p]`; −1 if two of them, or the k-th and a member left out, (nearly) tie: only Weka's scan can
+    then say which enter."""
+    tile = ws.tile
+    s, k, tau = tile.rows[t], pools.k, max(tol, 0.0)
     c = 0
     for u in range(pools.pptr[p], pools.pptr[p + 1]):
         j = pools.pids[u]
-        d = ws.drow[t, j]
+        d = tile.distance_rows[t, j]
         if j == s: continue
         if c == k:
-            w = ws.dist[t, p, k - 1]
+            w = tile.distances[t, p, k - 1]
             if d - w > tau * (1.0 + w): continue                      # clearly farther than the k-th
             if d >= w: return -1                                      # a near tie at the boundary
         q = c if c < k else k - 1                                     # the slot freed (k-th dropped when full)
         if c == k:
-            dropped = ws.dist[t, p, k - 1]
-        while q > 0 and ws.dist[t, p, q - 1] > d:
+            dropped = tile.distances[t, p, k - 1]
+        while q > 0 and tile.distances[t, p, q - 1] > d:
             if q < k:
-                ws.dist[t, p, q] = ws.dist[t, p, q - 1]
-                ws.idx[t, p, q] = ws.idx[t, p, q - 1]
+                tile.distances[t, p, q] = tile.distances[t, p, q - 1]
+                tile.neighbours[t, p, q] = tile.neighbours[t, p, q - 1]
             q -= 1
-        ws.dist[t, p, q] = d
-        ws.idx[t, p, q] = j
+        tile.distances[t, p, q] = d
+        tile.neighbours[t, p, q] = j
         if c < k:
             c += 1
-            if pools.ordered and ((q > 0 and d - ws.dist[t, p, q - 1] <= tau * (1.0 + d)) or
-                                  (q + 1 < c and ws.dist[t, p, q + 1] - d <= tau * (1.0 + ws.dist[t, p, q + 1]))):
+            nxt = tile.distances[t, p, q + 1] if q + 1 < c else np.inf
+            if pools.ordered and ((q > 0 and d - tile.distances[t, p, q - 1] <= tau * (1.0 + d)) or
+                                  (q + 1 < c and nxt - d <= tau * (1.0 + nxt))):
                 return -1
         else:                                                         # the dropped one against the new k-th
-            if dropped - ws.dist[t, p, k - 1] <= tau * (1.0 + dropped): return -1
-            if pools.ordered and ((q > 0 and d - ws.dist[t, p, q - 1] <= tau * (1.0 + d)) or
-                                  (q + 1 < k and ws.dist[t, p, q + 1] - d <= tau * (1.0 + ws.dist[t, p, q + 1]))):
+            if dropped - tile.distances[t, p, k - 1] <= tau * (1.0 + dropped): return -1
+            nxt = tile.distances[t, p, q + 1] if q + 1 < k else np.inf
+            if pools.ordered and ((q > 0 and d - tile.distances[t, p, q - 1] <= tau * (1.0 + d)) or
+                                  (q + 1 < k and nxt - d <= tau * (1.0 + nxt))):
                 return -1
     return c
 
@@ -292,104 +299,106 @@ def _network(dT, pids, lo, hi, k, nb):
 # %% ../nbs/02b_pools.ipynb #a1add203
 @numba.njit(**NJIT)
 def _tile_pools(ws, pools, tol):
-    """The sets of every small unordered pool (`tile_pool`) for all TILE rows of the tile: `_network`, then the
-    members not farther than each row's k-th, into `ws.idx`, `ws.dist`, `ws.cnt`; count −1 where the k-th and
-    the (k+1)-th nearly tie (Weka's scan decides, in `_scan_pools`)."""
-    N, k, tau, dT = ws.drow.shape[1], pools.k, max(tol, 0.0), ws.dT
+    """The sets of every small unordered pool (`tile_pool`) for all TILE rows of the tile: `_network`, then the members
+    not farther than each row's k-th, into `tile.neighbours`, `tile.distances`, `tile.counts`; count −1 where the k-th
+    and the (k+1)-th nearly tie (Weka's scan decides, in `_scan_pools`)."""
+    tile_pools, tile = ws.tile_pools, ws.tile
+    N, k, tau, dT = tile.distance_rows.shape[1], pools.k, max(tol, 0.0), tile_pools.by_row
     th, ready = np.empty(TILE), False
     for p in range(pools.pptr.shape[0] - 1):
         lo, hi = pools.pptr[p], pools.pptr[p + 1]
         if not tile_pool(hi - lo, k): continue
         if not ready:                                           # the rows side by side, once a pool needs them
             for t in range(TILE):
-                for j in range(N): dT[j, t] = ws.drow[t, j]
-                if ws.S[t] >= 0: dT[ws.S[t], t] = np.inf        # the row itself is no candidate
+                for j in range(N): dT[j, t] = tile.distance_rows[t, j]
+                if tile.rows[t] >= 0: dT[tile.rows[t], t] = np.inf        # the row itself is no candidate
             ready = True
-        _network(dT, pools.pids, lo, hi, k, ws.nb)
+        _network(dT, pools.pids, lo, hi, k, tile_pools.slots)
         for t in range(TILE):
-            w, out = ws.nb[k - 1, t], ws.nb[k, t]
+            w, out = tile_pools.slots[k - 1, t], tile_pools.slots[k, t]
             near = out < np.inf and out - w <= tau * (1.0 + out)
             th[t] = -np.inf if near else w                      # a near tie selects nothing here
-            ws.cnt[t, p] = -1 if near else 0
+            tile.counts[t, p] = -1 if near else 0
         c0, c1, c2, c3 = 0, 0, 0, 0
         for u in range(lo, hi):                                 # branch-free: every member written, kept if within
             j = pools.pids[u]
             d = dT[j, 0]
-            ws.si[0, c0] = j
-            ws.sd[0, c0] = d
+            tile_pools.rows[0, c0] = j
+            tile_pools.dists[0, c0] = d
             c0 += d <= th[0]
             d = dT[j, 1]
-            ws.si[1, c1] = j
-            ws.sd[1, c1] = d
+            tile_pools.rows[1, c1] = j
+            tile_pools.dists[1, c1] = d
             c1 += d <= th[1]
             d = dT[j, 2]
-            ws.si[2, c2] = j
-            ws.sd[2, c2] = d
+            tile_pools.rows[2, c2] = j
+            tile_pools.dists[2, c2] = d
             c2 += d <= th[2]
             d = dT[j, 3]
-            ws.si[3, c3] = j
-            ws.sd[3, c3] = d
+            tile_pools.rows[3, c3] = j
+            tile_pools.dists[3, c3] = d
             c3 += d <= th[3]
         for t in range(TILE):
-            if ws.cnt[t, p] < 0: continue
+            if tile.counts[t, p] < 0: continue
             c = (c0, c1, c2, c3)[t]
-            ws.cnt[t, p] = c
+            tile.counts[t, p] = c
             for r in range(c):
-                ws.idx[t, p, r] = ws.si[t, r]
-                ws.dist[t, p, r] = ws.sd[t, r]
+                tile.neighbours[t, p, r] = tile_pools.rows[t, r]
+                tile.distances[t, p, r] = tile_pools.dists[t, r]
 
 # %% ../nbs/02b_pools.ipynb #67ceb5a1
 @numba.njit(**NJIT)
 def _scan_pools(ws, t, spec, pools, tol, M, tiled=False, rows=False):
-    """Every pool's k nearest of tile row t, sorted, from its distance row `ws.drow[t]`; the candidate list aims
-    at `M` rows (`M = 0`: scan every pool in full). `tiled`: the small pools' sets found by `_tile_pools` stay;
+    """Every pool's k nearest of tile row t, sorted, from its distance row `tile.distance_rows[t]`; the candidate list
+    aims at `M` rows (`M = 0`: scan every pool in full). `tiled`: the small pools' sets found by `_tile_pools` stay;
     `rows`: those found by `_scan_rows` (`pools.rsmall`)."""
-    N, k = ws.drow.shape[1], pools.k
+    tile, scan, everyone = ws.tile, ws.scan, ws.everyone
+    N, k, s, drow = tile.distance_rows.shape[1], pools.k, tile.rows[t], tile.distance_rows[t]
     n, theta, theta2 = 0, np.inf, np.inf
-    if M > 0: n, theta, theta2 = _nearest_candidates(ws.S[t], ws.drow[t], M, tol, ws.G, ws.Gs)
+    if M > 0: n, theta, theta2 = _nearest_candidates(s, drow, M, tol, scan.by_index, scan.by_distance)
     fc, ne, nr = 0, 0, -1                                 # the pool of everyone not replayed yet
-    if M > 0: _head_misses(ws.Gs, min(n, k + 1), pools.memb, ws.pm)
+    if M > 0: _head_misses(scan.by_distance, min(n, k + 1), pools.memb, scan.head_misses)
     hp = -1                                               # a large pool holding the head, its answer found
-    for p in range(ws.cnt.shape[1]):
-        if tiled and ws.cnt[t, p] >= 0 and tile_pool(pools.pptr[p + 1] - pools.pptr[p], k): continue
+    for p in range(tile.counts.shape[1]):
+        if tiled and tile.counts[t, p] >= 0 and tile_pool(pools.pptr[p + 1] - pools.pptr[p], k): continue
         if rows and pools.rsmall[p] != 0: continue
         c, done = -1, False
         # expect 2(k+1) members on the list
         large = M > 0 and (pools.pptr[p + 1] - pools.pptr[p]) * n >= 2 * (k + 1) * N
-        if large and hp >= 0 and ws.pm[p] == 0:           # `_fast_pool` would answer as for pool hp
-            c, done = ws.cnt[t, hp], True
+        if large and hp >= 0 and scan.head_misses[p] == 0:           # `_fast_pool` would answer as for pool hp
+            c, done = tile.counts[t, hp], True
             for r in range(c):
-                ws.idx[t, p, r] = ws.idx[t, hp, r]
-                ws.dist[t, p, r] = ws.dist[t, hp, r]
+                tile.neighbours[t, p, r] = tile.neighbours[t, hp, r]
+                tile.distances[t, p, r] = tile.distances[t, hp, r]
         elif large:
-            c = _fast_pool(p, ws.drow[t], ws.Gs, n, theta2, pools.memb, k, tol, ws.idx[t, p], ws.dist[t, p],
-                           pools.ordered)
+            c = _fast_pool(p, drow, scan.by_distance, n, theta2, pools.memb, k, tol, tile.neighbours[t, p],
+                           tile.distances[t, p], pools.ordered)
             done = c >= 0
-            if done and ws.pm[p] == 0: hp = p
+            if done and scan.head_misses[p] == 0: hp = p
             if not done and tol < 0 and not pools.ordered and pools.full >= 0 and p != pools.full:
                 if nr < 0:
-                    nr = _tie_entrants(ws.S[t], ws.drow[t], 2 * k, ws.R)
+                    nr = _tie_entrants(s, drow, 2 * k, everyone.near_rows)
                     fc, ne = _base_scan(ws, t, nr, k)
-                e = _first_lacking(pools.memb, p, ws.E, ne)
+                e = _first_lacking(pools.memb, p, everyone.entered, ne)
                 if e == ne:                               # the same scan: everyone's set
                     c = fc
                     for r in range(fc):
-                        ws.idx[t, p, r] = ws.fi[r]
-                        ws.dist[t, p, r] = ws.fd[r]
+                        tile.neighbours[t, p, r] = everyone.found[r]
+                        tile.distances[t, p, r] = everyone.found_dists[r]
                 else: c = _replay_pool(ws, t, p, pools, nr, n, theta, e)
                 done = True
             if not done and theta < np.inf: c = _scan_pruned(ws, t, p, n, theta, pools, tol, spec)
         # exact sums: Weka's scan is as cheap
         if c < 0 and not (large and theta < np.inf) and (pools.ordered or tol >= 0):
             if pools.ordered: c = _sorted_pool(ws, t, p, pools, tol)
-            else: c = _max_pool(ws.S[t], ws.drow[t], pools.pids, pools.pptr[p], pools.pptr[p + 1], k, max(tol, 0.0),
-                                ws.idx[t, p], ws.dist[t, p])
+            else: c = _max_pool(s, drow, pools.pids, pools.pptr[p], pools.pptr[p + 1], k, max(tol, 0.0),
+                                tile.neighbours[t, p], tile.distances[t, p])
             done = c >= 0
         if c < 0:
-            c = _scan_pool(ws.S[t], ws.drow[t], pools.pids, pools.pptr[p], pools.pptr[p + 1], k, ws.idx[t, p],
-                           ws.dist[t, p], ws.exact[p], tol, ws.Xs[t], spec)
+            c = _scan_pool(s, drow, pools.pids, pools.pptr[p], pools.pptr[p + 1], k, tile.neighbours[t, p],
+                           tile.distances[t, p], scan.exact[p], tol, tile.values[t], spec)
         if not done and pools.ordered: _finish_pool(ws, t, p, c, tol, spec)
-        ws.cnt[t, p] = c
+        tile.counts[t, p] = c
 
 # %% ../nbs/02b_pools.ipynb #r0ws5c4n
 @numba.njit(**NJIT)
@@ -397,8 +406,9 @@ def _scan_rows(ws, t, pools):
     """Weka's scan of every pool flagged `pools.rsmall` for tile row t at once, on exact sums: the rows in index
     order, each offered to the pools holding it (`rptr`, `rpool`). Once all are full, a row not closer than `bar`,
     a bound on their worst refreshed every 256 rows, is offered to none: each of them would pass it by."""
-    s, drow, k, P = ws.S[t], ws.drow[t], pools.k, ws.cnt.shape[1]
-    idx, dist, cnt = ws.idx[t], ws.dist[t], ws.cnt[t]
+    tile = ws.tile
+    s, drow, k, P = tile.rows[t], tile.distance_rows[t], pools.k, tile.counts.shape[1]
+    idx, dist, cnt = tile.neighbours[t], tile.distances[t], tile.counts[t]
     wt, wd, nfree = np.zeros(P, np.int64), np.full(P, np.inf), 0
     for p in range(P):
         if pools.rsmall[p] != 0:
@@ -433,19 +443,22 @@ def _scan_rows(ws, t, pools):
 @numba.njit(**NJIT)
 def _dense_tile_distances(ws, spec, post):
     "`_tile_distances` on dense rows: `distance_tile`; near ties within `near_tie_tol`, unless the sums are exact."
-    distance_tile(ws.Xs, spec, ws.drow)
+    tile = ws.tile
+    distance_tile(tile.values, spec, tile.distance_rows)
     return -1.0 if spec.ints else near_tie_tol(spec.is_nominal, spec.mode)
 
 @numba.njit(**NJIT)
 def _sparse_tile_distances(ws, spec, post):
     "`_tile_distances` on CSR rows: by posting lists when the rows have them, else `sparse_tile`."
-    if post.cptr.shape[0] > 0: posting_tile(ws.Xs, ws.S, spec, post, ws.drow, not spec.ints)
-    else: sparse_tile(ws.Xs, spec, ws.drow)
+    tile = ws.tile
+    if post.cptr.shape[0] > 0: posting_tile(tile.values, tile.rows, spec, post, tile.distance_rows, not spec.ints)
+    else: sparse_tile(tile.values, spec, tile.distance_rows)
     return -1.0 if spec.ints else 4e-15 * spec.is_nominal.shape[0]   # sparse sums are never strict
 
 # %% ../nbs/02b_pools.ipynb #td0-code2
 def _tile_distances(ws, spec, post):
-    "Distance rows of the tile into `ws.drow`; returns the tolerance of near ties (−1: exact sums). Compiled per form."
+    """Distance rows of the tile into `ws.tile.distance_rows`; returns the tolerance of near ties (−1: exact sums).
+    Compiled per form."""
     return (_sparse_tile_distances if sparse_form(spec) else _dense_tile_distances)(ws, spec, post)
 
 @overload(_tile_distances, jit_options=NJIT)
@@ -456,14 +469,15 @@ def _tile_distances_form(ws, spec, post):
 # %% ../nbs/02b_pools.ipynb #f1123f31f
 @numba.njit(**NJIT)
 def knn_tile(ws, spec, pools, post):
-    """Each pool's k nearest of every row of the tile `ws.Xs` among the rows of the spec, into `ws.idx`, `ws.dist`,
-    `ws.cnt`."""
+    """Each pool's k nearest of every row of the tile `tile.values` among the rows of the spec, into `tile.neighbours`,
+    `tile.distances`, `tile.counts`."""
+    tile = ws.tile
     tol = _tile_distances(ws, spec, post)
-    if spec.pw == 2: root_rows(ws.drow)
+    if spec.pw == 2: root_rows(tile.distance_rows)
     M = max(8 * (pools.k + 1), 64)
     tiled = not pools.ordered and tol >= 0                  # sets only, on fast sums: the small pools at once
     rows = not pools.ordered and tol < 0 and pools.rptr.shape[0] > 0   # sets only, exact sums: row by row
-    rest = ws.cnt.shape[1] - (pools.rsmall.sum() if rows else 0)      # pools `_scan_pools` answers
+    rest = tile.counts.shape[1] - (pools.rsmall.sum() if rows else 0)      # pools `_scan_pools` answers
     if tiled: _tile_pools(ws, pools, tol)
     for t in range(TILE):
         if rows: _scan_rows(ws, t, pools)

@@ -46,47 +46,51 @@ def _tie_entrants(s, drow, K, R):
 # %% ../nbs/02c_replay.ipynb #r3p1a7d1b
 @numba.njit(**NJIT)
 def _base_scan(ws, t, nr, k):
-    """Weka's scan of everyone for tile row t over `_tie_entrants`' list `ws.R[:nr]` (K = 2k, exact sums), which holds
-    every row that enters it: the set into `ws.fi`, `ws.fd`; each entrant into `ws.E`, `ws.ed`, its list position and
-    slot into `ws.L`. Returns (the set's size, the entrants' number)."""
-    drow, c, wt, wd, n = ws.drow[t], 0, 0, np.inf, 0
+    """Weka's scan of everyone for tile row t over `_tie_entrants`' list `everyone.near_rows[:nr]` (K = 2k, exact sums),
+    which holds every row that enters it: the set into `everyone.found`, `everyone.found_dists`; each entrant into
+    `everyone.entered`, `everyone.entered_dists`, its list position and slot into `everyone.list_slots`. Returns (the
+    set's size, the entrants' number)."""
+    tile, everyone = ws.tile, ws.everyone
+    drow, c, wt, wd, n = tile.distance_rows[t], 0, 0, np.inf, 0
     for r in range(nr):
-        j = ws.R[r]
+        j = everyone.near_rows[r]
         if c < k or drow[j] < wd:
-            ws.E[n] = j
-            ws.ed[n] = drow[j]
-            ws.L[0, n] = r
-            ws.L[1, n] = c if c < k else wt
+            everyone.entered[n] = j
+            everyone.entered_dists[n] = drow[j]
+            everyone.list_slots[0, n] = r
+            everyone.list_slots[1, n] = c if c < k else wt
             n += 1
-            c, wt, wd = _enter(ws.fi, ws.fd, c, wt, k, j, drow[j])
+            c, wt, wd = _enter(everyone.found, everyone.found_dists, c, wt, k, j, drow[j])
     return c, n
 
 # %% ../nbs/02c_replay.ipynb #r3p1a7d1c
 @numba.njit(inline='always', **NJIT)
 def _replay_pool(ws, t, p, pools, nr, n, theta, e):
-    """Weka's scan of pool p for tile row t on exact sums, p lacking everyone's entrant `ws.E[e]` first (`_base_scan`):
-    everyone's store as it was there, then p's members on `_tie_entrants`' list `ws.R[:nr]` (K = 2k) while at most
-    k of the list's rows lie outside p; from there p's members until the store's worst is within θ, then the
-    candidates `ws.G[:n]`. Returns how many are stored in `ws.idx[t, p]`, `ws.dist[t, p]`."""
-    k, s, drow, si, sd = pools.k, ws.S[t], ws.drow[t], ws.idx[t, p], ws.dist[t, p]
+    """Weka's scan of pool p for tile row t on exact sums, p lacking everyone's entrant `everyone.entered[e]` first
+    (`_base_scan`): everyone's store as it was there, then p's members on `_tie_entrants`' list
+    `everyone.near_rows[:nr]` (K = 2k) while at most k of the list's rows lie outside p; from there p's members until
+    the store's worst is within θ, then the candidates `scan.by_index[:n]`. Returns how many are stored in
+    `tile.neighbours[t, p]`, `tile.distances[t, p]`."""
+    tile, scan, everyone = ws.tile, ws.scan, ws.everyone
+    k, s, drow, si, sd = pools.k, tile.rows[t], tile.distance_rows[t], tile.neighbours[t, p], tile.distances[t, p]
     lo, hi = pools.pptr[p], pools.pptr[p + 1]
-    r0, h, q = ws.L[0, e], 0, 0                            # up to list position r0 p's scan is everyone's
+    r0, h, q = everyone.list_slots[0, e], 0, 0            # up to list position r0 p's scan is everyone's
     for r in range(r0):
-        if pools.memb[ws.R[r], p] == 0:
+        if pools.memb[everyone.near_rows[r], p] == 0:
             if h == k:  # the (k+1)-th outside p: the loop below stops there
                 r0 = r
                 break
             h += 1
-    while q < e and ws.L[0, q] < r0:                       # everyone's store at r0, from its entrants' slots
-        si[ws.L[1, q]] = ws.E[q]
-        sd[ws.L[1, q]] = ws.ed[q]
+    while q < e and everyone.list_slots[0, q] < r0:       # everyone's store at r0, from its entrants' slots
+        si[everyone.list_slots[1, q]] = everyone.entered[q]
+        sd[everyone.list_slots[1, q]] = everyone.entered_dists[q]
         q += 1
     c, wt, wd, last = min(q, k), 0, np.inf, -1
     if c == k:
         wt = first_worst(sd, k)
         wd = sd[wt]
     for r in range(r0, nr):
-        j = ws.R[r]
+        j = everyone.near_rows[r]
         if pools.memb[j, p] == 0:
             h += 1
             if h > k:  # past here a member off the list might enter
@@ -101,7 +105,7 @@ def _replay_pool(ws, t, p, pools, nr, n, theta, e):
         last = j
         if j != s and (c < k or drow[j] < wd): c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
     if u < hi:
-        for g in range(np.searchsorted(ws.G[:n], last, 'right'), n):
-            j = ws.G[g]
+        for g in range(np.searchsorted(scan.by_index[:n], last, 'right'), n):
+            j = scan.by_index[g]
             if drow[j] < wd and pools.memb[j, p] != 0: c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
     return c

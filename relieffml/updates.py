@@ -19,11 +19,12 @@ from .sparse import sparse_add_diffs, zero_diffs, sparse_diff_terms, zero_terms,
 @numba.njit(inline='always', **NJIT)
 def _push(ws, j, a, c):
     "Contribution c · diff(R, row j) to accumulator a of the current sample."
-    n = ws.ne[0]
-    ws.ej[n] = j
-    ws.ea[n] = a
-    ws.ec[n] = c
-    ws.ne[0] = n + 1
+    pushed = ws.pushed
+    n = pushed.count[0]
+    pushed.rows[n] = j
+    pushed.accs[n] = a
+    pushed.coefs[n] = c
+    pushed.count[0] = n + 1
 
 # %% ../nbs/02e_updates.ipynb #f0dc6801b
 # Array arguments, not the workspace: numba's IR inlining (inline='always') of a helper that takes the
@@ -49,14 +50,17 @@ def _push_rows(ej, ea, ec, ne, idx, cnt, p, a, coef, rank_w, weighted):
 @numba.njit(**NJIT)
 def _push_pool(ws, u, p, a, coef, rank_w, weighted):
     "Push pool p's neighbours of tile slot u: `_push_rows` on the workspace's arrays."
-    _push_rows(ws.ej, ws.ea, ws.ec, ws.ne, ws.idx[u], ws.cnt[u], p, a, coef, rank_w, weighted)
+    tile, pushed = ws.tile, ws.pushed
+    _push_rows(pushed.rows, pushed.accs, pushed.coefs, pushed.count, tile.neighbours[u], tile.counts[u], p, a, coef,
+               rank_w, weighted)
 
 # %% ../nbs/02e_updates.ipynb #d4ee0c96
 @numba.njit(inline='always', **NJIT)
 def _mark_pool(ws, u, g, v):
-    """Set `ws.pos` of pool g's neighbours (tile slot u) to v: −2 marks them for `_same_set`, −1 (what `_flush` expects)
-    clears."""
-    for r in range(ws.cnt[u, g]): ws.pos[ws.idx[u, g, r]] = v
+    """Set `pushed.slot` of pool g's neighbours (tile slot u) to v: −2 marks them for `_same_set`, −1 (what `_flush`
+    expects) clears."""
+    tile, pushed = ws.tile, ws.pushed
+    for r in range(tile.counts[u, g]): pushed.slot[tile.neighbours[u, g, r]] = v
 
 # %% ../nbs/02e_updates.ipynb #d4ee0c96b
 @numba.njit(**NJIT)
@@ -72,7 +76,8 @@ def _same_rows(pos, idx, cnt, p, g):
 @numba.njit(**NJIT)
 def _same_set(ws, u, p, g):
     "Whether pool p's neighbours of tile slot u are exactly pool g's, marked by `_mark_pool(ws, u, g, -2)`."
-    return _same_rows(ws.pos, ws.idx[u], ws.cnt[u], p, g)
+    tile, pushed = ws.tile, ws.pushed
+    return _same_rows(pushed.slot, tile.neighbours[u], tile.counts[u], p, g)
 
 # %% ../nbs/02e_updates.ipynb #91e98e55
 def add_row_diffs(acc, xs, spec, j, c):
@@ -107,15 +112,17 @@ def _add_diffs_at(acc, a, xs, spec, j, c):
 def _zero_baselines(acc, ws, u, n, spec):
     """Sparse rows: each accumulator's summed coefficient times diff(x_s, z) (chapter 01b), over row s's entries when
     it is stored."""
+    tile, pushed = ws.tile, ws.pushed
     tot = np.zeros(acc.shape[0])
-    for e in range(n): tot[ws.ea[e]] += ws.ec[e]
+    for e in range(n): tot[pushed.accs[e]] += pushed.coefs[e]
     lo, hi = 0, 0
-    if ws.S[u] >= 0: lo, hi = sparse_diff_terms(ws.Xs[u], spec, ws.S[u], ws.dbuf, True)   # the terms once
+    if tile.rows[u] >= 0:                                 # the terms once
+        lo, hi = sparse_diff_terms(tile.values[u], spec, tile.rows[u], pushed.diff_row, True)
     for a in range(acc.shape[0]):
         if tot[a] == 0.0: continue
-        if ws.S[u] >= 0:
-            for v in range(lo, hi): acc[a, spec.indices[v]] += tot[a] * ws.dbuf[v - lo]
-        else: zero_diffs(acc[a], ws.Xs[u], spec, tot[a])
+        if tile.rows[u] >= 0:
+            for v in range(lo, hi): acc[a, spec.indices[v]] += tot[a] * pushed.diff_row[v - lo]
+        else: zero_diffs(acc[a], tile.values[u], spec, tot[a])
 
 def _baselines(acc, ws, u, n, spec):
     "`_zero_baselines` on sparse rows; nothing on dense rows (compiled per form of spec)."
@@ -130,8 +137,9 @@ def _baselines_form(acc, ws, u, n, spec):
 @numba.njit(inline='always', **NJIT)
 def _one_accumulator(ws, n):
     "Whether the `n` pushed contributions all go to one accumulator."
+    pushed = ws.pushed
     for e in range(1, n):
-        if ws.ea[e] != ws.ea[0]: return False
+        if pushed.accs[e] != pushed.accs[0]: return False
     return True
 
 # %% ../nbs/02e_updates.ipynb #ae394f24b
@@ -139,27 +147,31 @@ def _one_accumulator(ws, n):
 def _deferrable(ws, n, spec):
     """Whether `n` contributions to one accumulator are many enough, and the rows and differences plain enough, for
     the tile's one pass."""
-    return ws.nt[0] > 0 and spec.indptr.shape[0] == 0 and spec.dmode <= 1 and 8 * n >= ws.cd.shape[1]
+    pushed = ws.pushed
+    many = 8 * n >= pushed.deferred.shape[1]
+    return pushed.tile_marks[0] > 0 and spec.indptr.shape[0] == 0 and spec.dmode <= 1 and many
 
 # %% ../nbs/02e_updates.ipynb #ae394f24c
 @numba.njit(**NJIT)
 def _defer(ws, u, n, spec):
-    """Whether tile slot u's `n` contributions go to `ws.cd` for the tile's one pass: dense rows, plain differences,
-    one accumulator, many neighbours."""
+    """Whether tile slot u's `n` contributions go to `pushed.deferred` for the tile's one pass: dense rows, plain
+    differences, one accumulator, many neighbours."""
+    pushed = ws.pushed
     if not _deferrable(ws, n, spec) or not _one_accumulator(ws, n): return False
-    a0 = ws.ea[0]
-    for e in range(n): ws.cd[u, ws.ej[e]] += ws.ec[e]
-    ws.ta[u] = a0
+    a0 = pushed.accs[0]
+    for e in range(n): pushed.deferred[u, pushed.rows[e]] += pushed.coefs[e]
+    pushed.deferred_acc[u] = a0
     return True
 
 # %% ../nbs/02e_updates.ipynb #1fe715d3
 @numba.njit(**NJIT)
 def _direct_row(ws, u, n, a, spec):
-    """Tile slot u's coefficient row `ws.cd[u]` when its `n` contributions, all to accumulator a, pass `_defer`'s
-    test; else an empty row."""
-    if not _deferrable(ws, n, spec): return ws.cd[u, :0]
-    ws.ta[u] = a
-    return ws.cd[u]
+    """Tile slot u's coefficient row `pushed.deferred[u]` when its `n` contributions, all to accumulator a, pass
+    `_defer`'s test; else an empty row."""
+    pushed = ws.pushed
+    if not _deferrable(ws, n, spec): return pushed.deferred[u, :0]
+    pushed.deferred_acc[u] = a
+    return pushed.deferred[u]
 
 # %% ../nbs/02e_updates.ipynb #1fe715d3b
 @numba.njit(**NJIT)
@@ -186,15 +198,17 @@ if TILE != 4: raise ImportError(f"_flush_tile is written for tiles of 4 rows (c0
 
 @numba.njit(**NJIT)
 def _flush_tile(acc, ws, spec):
-    """The deferred samples' coefficients `ws.cd` applied in one pass over the rows: each row's values read once for
-    all TILE samples (four, as `distance_tile` reads them), their terms summed into their shared accumulator."""
+    """The deferred samples' coefficients `pushed.deferred` applied in one pass over the rows: each row's values read
+    once for all TILE samples (four, as `distance_tile` reads them), their terms summed into their shared accumulator.
+    """
+    tile, pushed = ws.tile, ws.pushed
     a0, same = -1, True
     for u in range(TILE):
-        if ws.ta[u] >= 0:
-            same = same and (a0 < 0 or ws.ta[u] == a0)
-            a0 = ws.ta[u]
+        if pushed.deferred_acc[u] >= 0:
+            same = same and (a0 < 0 or pushed.deferred_acc[u] == a0)
+            a0 = pushed.deferred_acc[u]
     if a0 < 0: return
-    cd, xs, D = ws.cd, ws.Xs, acc.shape[1]
+    cd, xs, D = pushed.deferred, tile.values, acc.shape[1]
     for j in range(cd.shape[1]):
         c0, c1, c2, c3 = cd[0, j], cd[1, j], cd[2, j], cd[3, j]
         if c0 == 0.0 and c1 == 0.0 and c2 == 0.0 and c3 == 0.0: continue
@@ -205,7 +219,7 @@ def _flush_tile(acc, ws, spec):
         if not same:                                       # different accumulators: one sample at a time
             for u in range(TILE):
                 c = (c0, c1, c2, c3)[u]
-                if c != 0.0: _add_diffs_at(acc, ws.ta[u], xs[u], spec, j, c)
+                if c != 0.0: _add_diffs_at(acc, pushed.deferred_acc[u], xs[u], spec, j, c)
             continue
         r = j if spec.rows.shape[0] == 0 else spec.rows[j]
         if spec.dmode == 0:
@@ -220,25 +234,26 @@ def _flush_tile(acc, ws, spec):
                     d = abs(xs[u, f] - x)
                     t += (c0, c1, c2, c3)[u] * (d + nf * ((d > 0.0) - d))
                 acc[a0, f] += t
-    for u in range(TILE): ws.ta[u] = -1
+    for u in range(TILE): pushed.deferred_acc[u] = -1
 
 # %% ../nbs/02e_updates.ipynb #a1f0c9d2
 @numba.njit(inline='always', **NJIT)
 def _group_by_neighbour(ws, n):
-    """Link the `n` pushed contributions by neighbour: `ws.dj` the distinct ones, `ws.head`/`ws.nxt` their lists.
-    Returns their number."""
+    """Link the `n` pushed contributions by neighbour: `pushed.distinct` the distinct ones, `pushed.first`/`pushed.next`
+    their lists. Returns their number."""
+    pushed = ws.pushed
     nd = 0
     for e in range(n):
-        j = ws.ej[e]
-        s = ws.pos[j]
+        j = pushed.rows[e]
+        s = pushed.slot[j]
         if s < 0:
             s = nd
-            ws.pos[j] = s
-            ws.dj[s] = j
-            ws.head[s] = -1
+            pushed.slot[j] = s
+            pushed.distinct[s] = j
+            pushed.first[s] = -1
             nd += 1
-        ws.nxt[e] = ws.head[s]
-        ws.head[s] = e
+        pushed.next[e] = pushed.first[s]
+        pushed.first[s] = e
     return nd
 
 # %% ../nbs/02e_updates.ipynb #c0115ca7
@@ -248,10 +263,11 @@ def _by_columns(ws, u, n, spec, cs, w):
     driver, a stored sample, one accumulator (the one waiting in thread w's row, if any), and a walk of the
     sample's columns' postings (the complement's, for a column held by more than half the rows) shorter than n rows
     of the mean number of entries."""
-    if cs.cs_ptr.shape[0] == 0 or ws.nt[1] == 0 or ws.S[u] < 0 or n == 0: return False
-    a0 = ws.ea[0]
+    tile, pushed = ws.tile, ws.pushed
+    if cs.cs_ptr.shape[0] == 0 or pushed.tile_marks[1] == 0 or tile.rows[u] < 0 or n == 0: return False
+    a0 = pushed.accs[0]
     if (cs.cs_ra[w] >= 0 and cs.cs_ra[w] != a0) or not _one_accumulator(ws, n): return False
-    walk, s, N = 0, ws.S[u], spec.indptr.shape[0] - 1
+    walk, s, N = 0, tile.rows[u], spec.indptr.shape[0] - 1
     for v in range(spec.indptr[s], spec.indptr[s + 1]):
         f = spec.indices[v]
         walk += cs.cs_kptr[f + 1] - cs.cs_kptr[f] if held(cs.cs_kval, f) else cs.cs_ptr[f + 1] - cs.cs_ptr[f]
@@ -275,19 +291,20 @@ def _list_sum(c, rows, lo, hi):
 def _column_updates(acc, ws, u, n, spec, cs, w):
     """Sample s's corrections by columns: each c_j into the block's share, thread w's row `cs.cs_rc[w]`; and, now,
     −2δ_f Σ_{j ∈ post(f)} c_j for each f ∈ A_s, as Σ_j c_j − Σ_{j ∉ post(f)} c_j where f's complement is shorter."""
-    a0, c, s, rc = ws.ea[0], ws.cd[u], ws.S[u], cs.cs_rc[w]    # cd: unused on sparse rows, zero
+    tile, pushed = ws.tile, ws.pushed
+    a0, c, s, rc = pushed.accs[0], pushed.deferred[u], tile.rows[u], cs.cs_rc[w]    # cd: unused on sparse rows, zero
     cs.cs_ra[w] = a0
     ctot = 0.0
     for e in range(n):
-        c[ws.ej[e]] += ws.ec[e]
-        ctot += ws.ec[e]
+        c[pushed.rows[e]] += pushed.coefs[e]
+        ctot += pushed.coefs[e]
     for v in range(spec.indptr[s], spec.indptr[s + 1]):
         f = spec.indices[v]
         if held(cs.cs_kval, f): t = ctot - _list_sum(c, cs.cs_krow, cs.cs_kptr[f], cs.cs_kptr[f + 1])
         else: t = _list_sum(c, cs.cs_row, cs.cs_ptr[f], cs.cs_ptr[f + 1])
         acc[a0, f] -= 2.0 * cs.cs_dz[f] * t
     for e in range(n):
-        j = ws.ej[e]
+        j = pushed.rows[e]
         rc[j] += c[j]
         c[j] = 0.0
 
@@ -310,54 +327,56 @@ def _rows_done(acc, spec, cs, w):
 @numba.njit(**NJIT)
 def _dense_flush_grouped(acc, ws, u, n, spec):
     "`_flush_grouped` on dense rows."
-    xs = ws.Xs[u]
+    tile, pushed = ws.tile, ws.pushed
+    xs = tile.values[u]
     nd = _group_by_neighbour(ws, n)
     for s in range(nd):
-        j = ws.dj[s]
-        ws.pos[j] = -1
-        e, a0, c, one = ws.head[s], ws.ea[ws.head[s]], 0.0, True
+        j = pushed.distinct[s]
+        pushed.slot[j] = -1
+        e, a0, c, one = pushed.first[s], pushed.accs[pushed.first[s]], 0.0, True
         while e >= 0:
-            one = one and ws.ea[e] == a0
-            c += ws.ec[e]
-            e = ws.nxt[e]
+            one = one and pushed.accs[e] == a0
+            c += pushed.coefs[e]
+            e = pushed.next[e]
         if one:                                           # one accumulator: the summed coefficient, one pass
             if c != 0.0: _add_diffs_at(acc, a0, xs, spec, j, c)
             continue
-        e = ws.head[s]
-        ws.dbuf[:] = 0.0
-        add_row_diffs(ws.dbuf, xs, spec, j, 1.0)          # the difference row once, then one axpy per accumulator
+        e = pushed.first[s]
+        pushed.diff_row[:] = 0.0
+        add_row_diffs(pushed.diff_row, xs, spec, j, 1.0)      # the difference row once, then one axpy per accumulator
         while e >= 0:
-            a, c = ws.ea[e], ws.ec[e]
-            for f in range(acc.shape[1]): acc[a, f] += c * ws.dbuf[f]
-            e = ws.nxt[e]
+            a, c = pushed.accs[e], pushed.coefs[e]
+            for f in range(acc.shape[1]): acc[a, f] += c * pushed.diff_row[f]
+            e = pushed.next[e]
 
 # %% ../nbs/02e_updates.ipynb #156d7dd3-s1
 @numba.njit(**NJIT)
 def _sparse_flush_grouped(acc, ws, u, n, spec):
     "`_flush_grouped` on CSR rows."
-    xs = ws.Xs[u]
+    tile, pushed = ws.tile, ws.pushed
+    xs = tile.values[u]
     nd = _group_by_neighbour(ws, n)
     nnz, D = spec.indices.shape[0], acc.shape[1]             # neighbours' entries ≥ 2D: diff(x_s, z) once
     g = np.empty(D if (nnz > 0 and nd * nnz >= 2 * D * (spec.indptr.shape[0] - 1)) else 0)
     if g.shape[0] > 0: zero_terms(xs, spec, g)
     for s in range(nd):
-        j = ws.dj[s]
-        ws.pos[j] = -1
-        e, a0, c, one = ws.head[s], ws.ea[ws.head[s]], 0.0, True
+        j = pushed.distinct[s]
+        pushed.slot[j] = -1
+        e, a0, c, one = pushed.first[s], pushed.accs[pushed.first[s]], 0.0, True
         while e >= 0:
-            one = one and ws.ea[e] == a0
-            c += ws.ec[e]
-            e = ws.nxt[e]
+            one = one and pushed.accs[e] == a0
+            c += pushed.coefs[e]
+            e = pushed.next[e]
         if one:                                           # one accumulator: the summed coefficient, one pass
             if c != 0.0 and g.shape[0] > 0: sparse_add_diffs_g(acc[a0], xs, g, spec, j, c)
             elif c != 0.0: _add_diffs_at(acc, a0, xs, spec, j, c)
             continue
-        e = ws.head[s]
-        lo, hi = sparse_diff_terms(xs, spec, j, ws.dbuf)  # row j's correction terms once, then per accumulator,
+        e = pushed.first[s]
+        lo, hi = sparse_diff_terms(xs, spec, j, pushed.diff_row)  # row j's correction terms once, then per accumulator,
         while e >= 0:                                     # a scaled add over its non-zeros only
-            a, c = ws.ea[e], ws.ec[e]
-            for v in range(lo, hi): acc[a, spec.indices[v]] += c * ws.dbuf[v - lo]
-            e = ws.nxt[e]
+            a, c = pushed.accs[e], pushed.coefs[e]
+            for v in range(lo, hi): acc[a, spec.indices[v]] += c * pushed.diff_row[v - lo]
+            e = pushed.next[e]
 
 # %% ../nbs/02e_updates.ipynb #156d7dd3-f1
 def _flush_grouped(acc, ws, u, n, spec):
@@ -374,9 +393,10 @@ def _flush_grouped_form(acc, ws, u, n, spec):
 def _flush_start(acc, ws, u, spec):
     """`_flush`'s first steps for tile slot u: its contributions' count, or −1 when `_defer` takes them; the tile's
     deferred ones at its last slot; a sparse row's baselines."""
-    n = ws.ne[0]
-    ws.ne[0] = 0
-    last = u == ws.nt[0] - 1
+    pushed = ws.pushed
+    n = pushed.count[0]
+    pushed.count[0] = 0
+    last = u == pushed.tile_marks[0] - 1
     if _defer(ws, u, n, spec):
         if last: _flush_tile(acc, ws, spec)
         return -1
@@ -396,11 +416,13 @@ def _flush(acc, ws, u, spec):
 @numba.njit(**NJIT)
 def _sparse_flush_columns(acc, ws, u, spec, cs):
     "`_flush_columns` on CSR rows."
+    pushed = ws.pushed
     n = _flush_start(acc, ws, u, spec)
     w = numba.get_thread_id() if cs.cs_ptr.shape[0] > 0 else 0     # dense rows: no share, no thread row
     if n >= 0 and _by_columns(ws, u, n, spec, cs, w): _column_updates(acc, ws, u, n, spec, cs, w)
     elif n >= 0: _flush_grouped(acc, ws, u, n, spec)
-    if u == ws.nt[0] - 1 and ws.nt[1] == 2 and cs.cs_ra.shape[0] > 0 and cs.cs_ra[w] >= 0: _rows_done(acc, spec, cs, w)
+    block_end = u == pushed.tile_marks[0] - 1 and pushed.tile_marks[1] == 2
+    if block_end and cs.cs_ra.shape[0] > 0 and cs.cs_ra[w] >= 0: _rows_done(acc, spec, cs, w)
 
 def _flush_columns(acc, ws, u, spec, cs):
     """`_flush`, or by columns (`_by_columns`) with `cs` (`ColumnShare`): the rows' share waits in the thread's row
@@ -418,15 +440,17 @@ def _flush_columns_form(acc, ws, u, spec, cs):
 def _push_plan(ws, u, pools, accs, coefs, rank_w, weighted, spec):
     """Push tile slot u's plan: straight into the tile's pass (`_direct_row`) when its non-empty pools all go to one
     accumulator and `_defer`'s test holds, else as listed contributions (`_push_pools`)."""
-    cnt = ws.cnt[u]
+    tile, pushed = ws.tile, ws.pushed
+    cnt = tile.counts[u]
     n, a0, one = np.int64(0), np.int64(-1), True
     for e in range(pools.shape[0]):
         if cnt[pools[e]] == 0: continue
         n += cnt[pools[e]]
         a0 = accs[e] if a0 < 0 else a0
         one = one and accs[e] == a0
-    cd = _direct_row(ws, u, n, a0, spec) if one and a0 >= 0 else ws.cd[u, :0]
-    _push_pools(ws.ej, ws.ea, ws.ec, ws.ne, cd, ws.idx[u], cnt, pools, accs, coefs, rank_w, weighted)
+    cd = _direct_row(ws, u, n, a0, spec) if one and a0 >= 0 else pushed.deferred[u, :0]
+    _push_pools(pushed.rows, pushed.accs, pushed.coefs, pushed.count, cd, tile.neighbours[u], cnt, pools, accs, coefs,
+                rank_w, weighted)
 
 # %% ../nbs/02e_updates.ipynb #d5-acc
 @numba.njit(**NJIT)
