@@ -190,9 +190,45 @@ def backend_of(X):
     backend = importlib.import_module(name)
     return backend if backend.handles(X) else None
 
+# %% ../nbs/00_data.ipynb #4b5eccbe-formsc
+class _DatasetForms:
+    "`MultiLabelDataset`'s methods that give the same data in another form: values per feature, a frame, dense `X`."
+    @property
+    def n_values(self) -> np.ndarray:
+        "Declared number of values of each feature (0 for numeric features)."
+        return np.array([0 if c is None else len(c) for c in self.categories], dtype=np.int64)
+
+    def to_frame(self) -> pd.DataFrame:
+        "Features (nominal ones as pandas Categorical) followed by the uint8 label columns."
+        return _to_frame(self)
+
+    def to_sklearn(self) -> tuple:
+        """`(X, Y)` for scikit-learn: the features as a DataFrame (nominal ones Categorical), the labels as
+        uint8 columns."""
+        return _to_sklearn(self)
+
+    def to_dense(self) -> MultiLabelDataset:
+        "This data set with `X` as a dense array (a new data set if `X` is sparse, else itself)."
+        return _to_dense(self)
+
+# %% ../nbs/00_data.ipynb #4b5eccbe-selc
+class _DatasetSelection:
+    "`MultiLabelDataset`'s methods that give a new data set with some of its instances or features."
+    def subset(self, rows) -> MultiLabelDataset:
+        "A new data set with the instances `rows` (positions or boolean mask)."
+        return _subset(self, rows)
+
+    def select_features(self, idx) -> MultiLabelDataset:
+        "A new data set with the features `idx` (positions or boolean mask), in that order."
+        return _select_features(self, idx)
+
+    def drop_features(self, names) -> MultiLabelDataset:
+        "A new data set without the features named `names` (e.g. an identifier column); each name must exist."
+        return _drop_features(self, names)
+
 # %% ../nbs/00_data.ipynb #70657b2b
 @dataclass(eq=False, repr=False)
-class MultiLabelDataset:        # one definition over 30 lines: the fields and the methods are the container's API
+class MultiLabelDataset(_DatasetForms, _DatasetSelection):
     """Multi-label data: `X` (N×D float64 or scipy CSR, NaN missing, nominal codes), `Y` (N×Q uint8 0/1) and
     their metadata."""
     X: np.ndarray
@@ -218,39 +254,9 @@ class MultiLabelDataset:        # one definition over 30 lines: the fields and t
         return (f"MultiLabelDataset({self.name!r}: {n} instances, {d} features "
                 f"({int(self.nominal.sum())} nominal), {self.Y.shape[1]} labels)")
 
-    @property
-    def n_values(self) -> np.ndarray:
-        "Declared number of values of each feature (0 for numeric features)."
-        return np.array([0 if c is None else len(c) for c in self.categories], dtype=np.int64)
-
     def stats(self) -> dict:
         "Size, missing values, label cardinality (eq. 1), density (eq. 2) and distinct label sets."
         return _stats(self)
-
-    def to_frame(self) -> pd.DataFrame:
-        "Features (nominal ones as pandas Categorical) followed by the uint8 label columns."
-        return _to_frame(self)
-
-    def to_sklearn(self) -> tuple:
-        """`(X, Y)` for scikit-learn: the features as a DataFrame (nominal ones Categorical), the labels as
-        uint8 columns."""
-        return _to_sklearn(self)
-
-    def subset(self, rows) -> MultiLabelDataset:
-        "A new data set with the instances `rows` (positions or boolean mask)."
-        return _subset(self, rows)
-
-    def select_features(self, idx) -> MultiLabelDataset:
-        "A new data set with the features `idx` (positions or boolean mask), in that order."
-        return _select_features(self, idx)
-
-    def drop_features(self, names) -> MultiLabelDataset:
-        "A new data set without the features named `names` (e.g. an identifier column); each name must exist."
-        return _drop_features(self, names)
-
-    def to_dense(self) -> MultiLabelDataset:
-        "This data set with `X` as a dense array (a new data set if `X` is sparse, else itself)."
-        return _to_dense(self)
 
 # %% ../nbs/00_data.ipynb #a8ab437f
 def _stats(ds:MultiLabelDataset) -> dict:

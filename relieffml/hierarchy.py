@@ -158,42 +158,12 @@ def _class_weights(h, w0) -> np.ndarray:
         raise ValueError(f"w0 must be a number strictly between 0 and 1, got {w0!r}")
     return _propagate(h, 1.0, lambda m: w0 * m)
 
-# %% ../nbs/00b_hierarchy.ipynb #0782c9f9
-class Hierarchy:
-    """Classes below an implicit root, with parent links (a tree or a DAG), in pre-order.
-
-    Parameters
-    ----------
-    edges : iterable of (parent, child)
-        Non-empty string names, any order, repeats allowed; a child's first appearance fixes its place.
-    root : str, default="root"
-        Name of the implicit root, which is not a class.
-
-    Attributes
-    ----------
-    classes, class_index, parents, depth : pre-order names, name → position, parent positions, depth
-    under_root : ndarray of bool, whether the root is among a class's parents
-    """
-    # One definition over 30 lines: the class is the hierarchy's API; each method is a docstring and a call
-    # to the function above that implements and tests it.
-    def __init__(self, edges, root:str="root"): _build(self, edges, root)
+# %% ../nbs/00b_hierarchy.ipynb #1d082627q
+class _HierarchyQueries:
+    "`Hierarchy`'s queries on a built hierarchy: size, depth, positions, ancestors, closure, validation, weights."
     def __len__(self): return len(self.classes)
-    def __repr__(self):
-        return f"Hierarchy({'tree' if self.is_tree else 'DAG'}, {len(self)} classes, max depth {self.max_depth:g})"
     @property
     def max_depth(self) -> float: return float(self.depth.max())
-    @classmethod
-    def from_paths(cls, paths, sep:str="/"):
-        "Tree from paths such as `2/1/3` (any order; ancestors implied)."
-        return cls(_path_edges(paths, sep), root="")
-    @classmethod
-    def from_edges(cls, edges, root:str="root"):
-        "DAG (or tree) from (parent, child) pairs below `root`."
-        return cls(edges, root=root)
-    @classmethod
-    def from_clus_declaration(cls, text:str):
-        "From the text after `hierarchical` in a Clus HMC header."
-        return cls(*_clus_edges(text))
     def index(self, c) -> int:
         "Column of class `c` (an index or a name)."
         return _index(self, c)
@@ -213,3 +183,35 @@ class Hierarchy:
     def class_weights(self, w0:float=0.75) -> np.ndarray:
         "w(c) = w0 · mean(w(parents of c)), root 1 (eqs. 2–3)."
         return _class_weights(self, w0)
+
+# %% ../nbs/00b_hierarchy.ipynb #0782c9f9
+class Hierarchy(_HierarchyQueries):
+    """Classes below an implicit root, with parent links (a tree or a DAG), in pre-order.
+
+    Parameters
+    ----------
+    edges : iterable of (parent, child)
+        Non-empty string names, any order, repeats allowed; a child's first appearance fixes its place.
+    root : str, default="root"
+        Name of the implicit root, which is not a class.
+
+    Attributes
+    ----------
+    classes, class_index, parents, depth : pre-order names, name → position, parent positions, depth
+    under_root : ndarray of bool, whether the root is among a class's parents
+    """
+    def __init__(self, edges, root:str="root"): _build(self, edges, root)
+    def __repr__(self):
+        return f"Hierarchy({'tree' if self.is_tree else 'DAG'}, {len(self)} classes, max depth {self.max_depth:g})"
+    @classmethod
+    def from_paths(cls, paths, sep:str="/"):
+        "Tree from paths such as `2/1/3` (any order; ancestors implied)."
+        return cls(_path_edges(paths, sep), root="")
+    @classmethod
+    def from_edges(cls, edges, root:str="root"):
+        "DAG (or tree) from (parent, child) pairs below `root`."
+        return cls(edges, root=root)
+    @classmethod
+    def from_clus_declaration(cls, text:str):
+        "From the text after `hierarchical` in a Clus HMC header."
+        return cls(*_clus_edges(text))

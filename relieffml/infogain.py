@@ -329,8 +329,19 @@ def info_gain_labels(X, Y, nominal, n_values=None)->np.ndarray:
         rows.append(_gain(X, y, C, nominal, n_values, part, tables)[0])
     return np.array(rows).reshape(Y.shape[1], X.shape[1])
 
+# %% ../nbs/06_infogain.ipynb #d34464edr
+class _InfoGainRule(BaseRanker):
+    "`InfoGain`'s scores for `BaseRanker`: the gains for one class vector, and for every 0/1 label in one pass."
+    _target = 'class'
+    def _fit(self, X, y, info):
+        W, self.cut_points_ = info_gain(X, y, info['nominal'], info['n_values'], len(self.classes_), return_cuts=True)
+        return W
+    def _label_weights(self, X, Y, info):
+        "Q×D gains of every 0/1 label of `Y` in one pass (`BinaryRelevanceRanker` and `LCFS` call it)."
+        return info_gain_labels(X, Y, info['nominal'], info['n_values'])
+
 # %% ../nbs/06_infogain.ipynb #d34464ed
-class InfoGain(BaseRanker):        # over 30 lines as one definition: 21 are its numpydoc docstring
+class InfoGain(_InfoGainRule):
     """Information gain of each feature w.r.t. a class, Fayyad–Irani MDL for numeric features (Weka's
     `InfoGainAttributeEval`; Fayyad & Irani 1993, IJCAI, 1022–1029).
 
@@ -352,14 +363,7 @@ class InfoGain(BaseRanker):        # over 30 lines as one definition: 21 are its
     classes_ : ndarray
         The class labels.
     """
-    _target = 'class'
     _parameter_constraints = dict(COMMON_CONSTRAINTS)
     def __init__(self, nominal='auto', n_features_to_select=None, threshold=None, n_jobs=None):
         self.nominal, self.n_features_to_select = nominal, n_features_to_select
         self.threshold, self.n_jobs = threshold, n_jobs
-    def _fit(self, X, y, info):
-        W, self.cut_points_ = info_gain(X, y, info['nominal'], info['n_values'], len(self.classes_), return_cuts=True)
-        return W
-    def _label_weights(self, X, Y, info):
-        "Q×D gains of every 0/1 label of `Y` in one pass (`BinaryRelevanceRanker` and `LCFS` call it)."
-        return info_gain_labels(X, Y, info['nominal'], info['n_values'])

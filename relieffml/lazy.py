@@ -493,7 +493,7 @@ class _MLkNNRule(_LazyLearner):
         return p1 / (p1 + p0)
 
 # %% ../nbs/20_lazy.ipynb #90fefa74
-class MLkNN(_MLkNNRule):
+class MLkNN(_MLkNNRule):    # over 30 lines as one definition: 37 are its numpydoc docstring, cited by the other three
     """ML-kNN (Zhang & Zhou 2007): per-label MAP decision from the number of neighbours having the label.
 
     Parameters

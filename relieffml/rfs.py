@@ -434,7 +434,7 @@ class _StackedBR(_TwoLevelScores):
         return tags
 
 # %% ../nbs/21_rfs.ipynb #4244820c
-class RFSClassifier(_StackedBR):
+class RFSClassifier(_StackedBR):        # over 30 lines as one definition: 38 are its numpydoc docstring
     """ReliefF-based stacking (Liu, Wang & Zhang 2019): per label, ReliefF-selected features and labels feed
     a meta level.
 

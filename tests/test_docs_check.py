@@ -5,7 +5,7 @@ Quarto link attributes, links to notebooks and to the published site, a figure) 
 tools/build_docs.py and must pass tools/check_pages.py in Chromium; then one hand-written page per
 defect must fail it with the matching message.
 """
-import base64, json, os, shutil, subprocess, sys, tempfile
+import ast, base64, json, os, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 import pytest
@@ -218,6 +218,23 @@ def test_check_fails_on_an_index_that_misses_a_page(site):
     try: found = check_pages.check(site, [site / "index.html"])["index.html"]
     finally: extra.unlink()
     assert found == ["index does not link: extra.html"], found
+
+
+def test_api_reference_opens_with_the_front_door(tmp_path):
+    "The API notebook: relieffml.__all__ first (grouped by use), then the other modules, the kernel modules last."
+    import relieffml
+    layers = (ROOT / "tests" / "test_layers.py").read_text()
+    kernels = ast.literal_eval(re.search(r"^KERNELS = (\(.*\))$", layers, re.M)[1]) + ("config", "fmath")
+    assert set(build_docs.KERNEL_MODULES) == set(kernels)
+    cells = [c["source"] for c in build_docs.api_notebook(tmp_path)["cells"][1:]]  # an empty cache: links to chapters
+    heads = [c.split("\n", 1)[0] for c in cells]
+    front, modules, last = (heads.index(h) for h in ("# The front door", "# Modules", "# Kernels (for contributors)"))
+    assert front < modules < last
+    listed = [m[1] for c in cells[front:modules] for m in re.finditer(r"^- \[`(\w+)`\]", c, re.M)]
+    assert sorted(listed) == relieffml.__all__                           # each once, before any module's heading
+    kernel_heads = [i for i, h in enumerate(heads) if h.startswith("## relieffml.") and h[13:] in kernels]
+    assert len(kernel_heads) == len(kernels) and min(kernel_heads) > last
+    assert "MultiLabelDataset.n_values`](00_data.ipynb) *property*" in cells[front + 1]
 
 
 def test_numpydoc_sections_become_labelled_lists():

@@ -4,7 +4,8 @@
    into `_proc/`; the tutorials get the same nbdev processors into `_proc/tutorials/`, and the
    top-level `_quarto.yml` (site, sidebar sections, MathJax) is copied to `_proc/_quarto.yml`, and the API
    reference `_proc/api.ipynb` is generated from each module's `__all__` and `relieffml/_modidx.py` (every
-   public name, its signature and docstring's first line, linked to its entry in its chapter). The
+   public name, its signature and docstring's first line, linked to its entry in its chapter): the front door
+   (`relieffml.__all__`, grouped by use) first, then the other names module by module, the kernels last. The
    numpydoc sections show_doc prints ("Parameters" over dashes, a heading in markdown) become a bold
    label over a list of entries (`numpydoc_outputs`), for both renderers.
 2. `--quarto` renders `_proc` with Quarto (`_proc/_docs/`), for a local comparison only: it is not published.
@@ -166,42 +167,84 @@ def class_members(cls, name: str, link) -> list[str]:
     return lines
 
 
+# The front door's names (`relieffml._HOME`, by module) grouped by what a user does with them, in this order; the
+# kernel modules (tests/test_layers.py's KERNELS, with config and fmath) come last, apart, for contributors.
+FRONT_DOOR = {"Data sets": ("data", "hierarchy"),
+              "Feature rankers": ("relieff", "rrelieff", "infogain", "reliefml", "rfml", "mlrf", "hmc", "transform"),
+              "Multi-label classifiers": ("lazy", "rfs"),
+              "Metrics": ("metrics",),
+              "Evaluation and statistics": ("evaluation",)}
+KERNEL_MODULES = ("config", "fmath", "distances", "sparse", "scan", "replay", "pools", "driver", "updates", "neighbors",
+                  "distributed")
+
+
+def api_entry(name: str, obj, link) -> list[str]:
+    "The API lines of one public name: a callable or class with its signature (a class then its members), a constant its value."
+    if callable(obj) or isinstance(obj, type):
+        sig = _signature(obj).replace("`", "'")
+        lines = [f"- [`{name}`]({link(name)})`{sig}` — {_summary(obj) or '(no docstring)'}"]
+        return lines + (class_members(obj, name, link) if isinstance(obj, type) else [])
+    val = repr(obj) if isinstance(obj, (bool, int, float, str, tuple, frozenset)) else ""
+    val = val if 0 < len(val) <= 60 else type(obj).__name__
+    return [f"- [`{name}`]({link(name)}) `= {val.replace('`', chr(39))}` — constant"]
+
+
+def api_linker(mod: str, nb: str, cache: Path):
+    "`link(qual)`: the chapter `nb`'s entry of `qual` (or of its class), else the chapter; `mod`'s `_modidx.py` entries."
+    from relieffml._modidx import d as modidx
+    syms = modidx["syms"].get(mod, {})
+    staged = (cache / nb).read_text() if (cache / nb).exists() else ""
+    entries = set(re.findall(r"#{2,4} ([A-Za-z_][\w.]*)", staged))  # show_doc headings of the staged chapter
+    def link(qual):
+        for q in (qual, qual.split(".")[0]):
+            url = syms.get(f"{mod}.{q}", ("",))[0]
+            if q in entries and "#" in url: return f"{nb}#{url.split('#', 1)[1]}"
+        return nb
+    return link
+
+
 def api_notebook(cache: Path) -> dict:
     """A notebook listing every public name (each module's `__all__`, and the public methods nbdev indexed in
     `_modidx.py`) with its signature and summary line, linked to its entry in the chapter that defines it
-    (a method without an entry of its own links to its class's; a name without any, to the chapter)."""
-    import importlib, inspect
-    from relieffml._modidx import d as modidx
+    (a method without an entry of its own links to its class's; a name without any, to the chapter). Three parts:
+    the front door (`relieffml.__all__`, grouped as `FRONT_DOOR`), the other names of the other modules, and the
+    kernel modules (`KERNEL_MODULES`), each module in chapter order."""
+    import importlib
+    import relieffml
     chapters = {}  # module -> notebook that exports it
     for nb in sorted((ROOT / "nbs").glob("*.ipynb")):
         if m := re.search(r"#\|\s*default_exp\s+(\S+)", nb.read_text()): chapters.setdefault(f"relieffml.{m[1].strip(chr(34)+chr(92))}", nb.name)
-    md = ["Every public name of the package, module by module, in the order of its `__all__`: the signature, "
-          "the first line of its docstring, and a link to its entry in the chapter that derives it. Classes are "
-          "followed by their public methods (called with their signature) and properties (*property*: read as "
-          "an attribute, `ds.n_values`, not called). Constants link to their chapter."]
-    for mod, nb in sorted(chapters.items(), key=lambda kv: kv[1]):
+    grouped = [m for mods in FRONT_DOOR.values() for m in mods]
+    if sorted(grouped) != sorted(relieffml._HOME):
+        raise ValueError(f"FRONT_DOOR groups {sorted(grouped)}, relieffml._HOME has {sorted(relieffml._HOME)}")
+    links = {mod: api_linker(mod, nb, cache) for mod, nb in chapters.items()}
+    md = ["Every public name of the package with its signature, the first line of its docstring, and a link to its "
+          "entry in the chapter that derives it. Classes are followed by their public methods (called with their "
+          "signature) and properties (*property*: read as an attribute, `ds.n_values`, not called). Constants link "
+          "to their chapter. First the names a user needs, then the rest of each module, then the kernels."]
+    md.append("# The front door\n\nThe data sets, estimators, metrics and evaluation helpers, grouped by what they are "
+              "for. Each imports from the package itself, as `from relieffml import …` (e.g. "
+              "`from relieffml import ReliefFML, load_dataset`).")
+    for title, mods in FRONT_DOOR.items():
+        lines = [line for mod in mods for name in relieffml._HOME[mod]
+                 for line in api_entry(name, getattr(relieffml, name), links[f"relieffml.{mod}"])]
+        md.append(f"## {title}\n\n" + "\n".join(lines))
+    in_order = sorted(chapters.items(), key=lambda kv: kv[1])
+    kernels = {f"relieffml.{m}" for m in KERNEL_MODULES}
+    md.append("# Modules\n\nThe other public names of each module, those the front door does not list, "
+              "module by module in chapter order.")
+    for mod, nb in [(mod, nb) for mod, nb in in_order if mod not in kernels]:
+        module, home = importlib.import_module(mod), relieffml._HOME.get(mod.split(".", 1)[1], [])
+        head = f"## {mod}\n\nIn the chapter [{_title(ROOT / 'nbs' / nb)}]({nb})."
+        if home: head += " In the front door: " + ", ".join(f"[`{n}`]({links[mod](n)})" for n in home) + "."
+        rest = [n for n in getattr(module, "__all__", []) if n not in home]
+        md.append(head + ("\n\n" + "\n".join(l for n in rest for l in api_entry(n, getattr(module, n), links[mod])) if rest else ""))
+    md.append("# Kernels (for contributors)\n\nThese modules are the numba layer the estimators are built on: "
+              "each is documented in its chapter, and none is needed to use the package.")
+    for mod, nb in [(mod, nb) for mod, nb in in_order if mod in kernels]:
         module = importlib.import_module(mod)
-        syms = modidx["syms"].get(mod, {})
-        staged = (cache / nb).read_text() if (cache / nb).exists() else ""
-        entries = set(re.findall(r"#{2,4} ([A-Za-z_][\w.]*)", staged))  # show_doc headings of the staged chapter
-        def link(qual):
-            for q in (qual, qual.split(".")[0]):
-                url = syms.get(f"{mod}.{q}", ("",))[0]
-                if q in entries and "#" in url: return f"{nb}#{url.split('#', 1)[1]}"
-            return nb
-        md.append(f"## {mod}\n\nIn the chapter [{_title(ROOT / 'nbs' / nb)}]({nb}).")
-        lines = []
-        for name in getattr(module, "__all__", []):
-            obj = getattr(module, name)
-            if callable(obj) or isinstance(obj, type):
-                sig = _signature(obj).replace("`", "'")
-                lines.append(f"- [`{name}`]({link(name)})`{sig}` — {_summary(obj) or '(no docstring)'}")
-                if isinstance(obj, type): lines += class_members(obj, name, link)
-            else:
-                val = repr(obj) if isinstance(obj, (bool, int, float, str, tuple, frozenset)) else ""
-                val = val if 0 < len(val) <= 60 else type(obj).__name__
-                lines.append(f"- [`{name}`]({link(name)}) `= {val.replace('`', chr(39))}` — constant")
-        md.append("\n".join(lines))
+        lines = [l for n in getattr(module, "__all__", []) for l in api_entry(n, getattr(module, n), links[mod])]
+        md.append((f"## {mod}\n\nIn the chapter [{_title(ROOT / 'nbs' / nb)}]({nb}).\n\n" + "\n".join(lines)).rstrip())
     fm = ("---\ntitle: API reference\ndescription: Every public name of relieffml with its signature and what it "
           "does, linked to its entry in the chapter that derives it.\noutput-file: api.html\n---\n")
     cells = [{"cell_type": "raw", "metadata": {}, "source": fm}] + [
