@@ -16,7 +16,7 @@ import numpy as np
 import numba
 from .config import NJIT, NJIT_STRICT, CHUNK
 from .distances import Prepared, prepare, distance_spec, distance_tile, TILE
-from .scan import weka_sort_index, near_tie_tol, exact_distance, root_rows, first_worst, scan_entrants
+from .scan import _weka_sort_index, _near_tie_tol, exact_distance, _root_rows, _first_worst, _scan_entrants
 from .pools import pool_members, pool_spec
 from .data import nominal_mask
 
@@ -61,7 +61,7 @@ def chunk_entrants(S, Xs, spec, pptr, pids, off, k):
     """Entrants of every sample's local scan of every pool of one chunk (`spec.Xn` its scaled rows, global ids from
     `off`): counts m×P and, sample by sample and pool by pool, their global ids and exact distances."""
     m, P, nc = S.shape[0], pptr.shape[0] - 1, spec.Xn.shape[0]
-    tol = near_tie_tol(spec.is_nominal, spec.mode)
+    tol = _near_tie_tol(spec.is_nominal, spec.mode)
     cnt = np.zeros((m, P), np.int64)
     out_i, out_d, n = np.empty(max(64, 2 * nc), np.int64), np.empty(max(64, 2 * nc)), 0
     tile, drow, si, sd = np.empty((TILE, Xs.shape[1])), np.empty((TILE, nc)), np.empty(k, np.int64), np.empty(k)
@@ -69,15 +69,15 @@ def chunk_entrants(S, Xs, spec, pptr, pids, off, k):
         T = min(TILE, m - i0)
         for t in range(TILE): tile[t] = Xs[i0 + (t if t < T else 0)]
         distance_tile(tile, spec, drow)
-        if spec.pw == 2: root_rows(drow)
+        if spec.pw == 2: _root_rows(drow)
         for t in range(T):
             for p in range(P):
                 if n + pptr[p + 1] - pptr[p] > out_i.shape[0]:            # room for every member of the pool
                     size = 2 * (n + pptr[p + 1] - pptr[p])
                     out_i = np.concatenate((out_i[:n], np.empty(size - n, np.int64)))
                     out_d = np.concatenate((out_d[:n], np.empty(size - n)))
-                _, e = scan_entrants(S[i0 + t] - off, drow[t], tile[t], spec, pids[pptr[p]:pptr[p + 1]], k, tol, si, sd,
-                                     out_i, out_d, n)
+                _, e = _scan_entrants(S[i0 + t] - off, drow[t], tile[t], spec, pids[pptr[p]:pptr[p + 1]], k, tol,
+                                      si, sd, out_i, out_d, n)
                 cnt[i0 + t, p], n = e - n, e
     return cnt, out_i[:n] + off, out_d[:n].copy()
 
@@ -99,8 +99,8 @@ def replay(start, ecnt, eidx, edist, k, idx, cnt):
                     elif edist[u] < sd[wt]: t = wt
                     else: continue
                     sd[t], si[t] = edist[u], eidx[u]
-                    if c == k: wt = first_worst(sd, k)
-            order = weka_sort_index(sd, c)
+                    if c == k: wt = _first_worst(sd, k)
+            order = _weka_sort_index(sd, c)
             for r in range(c): idx[i, p, r] = si[order[r]]
             cnt[i, p] = c
 

@@ -6,10 +6,9 @@ Docs: https://relieffml.github.io/relieffml/driver.html.md"""
 
 # %% auto #0
 __all__ = ['NO_COLUMNS', 'POSTING_DENSITY', 'TileBuffers', 'ScanBuffers', 'TilePoolBuffers', 'EveryoneBuffers', 'PushBuffers',
-           'Workspace', 'knn_workspace', 'spec_shape', 'load_row', 'query_row', 'load_tile', 'Sample', 'Updates',
-           'apply_rule', 'register_rule', 'ColumnShare', 'column_share', 'rule_columns', 'columns_done', 'tile_done',
-           'block_driver', 'posting_share', 'search_postings', 'run_blocks', 'StoreNeighbors', 'list_driver',
-           'run_lists', 'run_search', 'run_given']
+           'Workspace', 'knn_workspace', 'Sample', 'Updates', 'apply_rule', 'register_rule', 'ColumnShare',
+           'column_share', 'rule_columns', 'block_driver', 'posting_share', 'search_postings', 'run_blocks',
+           'StoreNeighbors', 'run_lists', 'run_search', 'run_given']
 
 # %% ../nbs/02d_driver.ipynb #c0-ka04f32
 import numpy as np
@@ -18,9 +17,9 @@ from typing import NamedTuple
 from numba.core import types
 from numba.extending import overload
 from .config import NJIT, NJIT_PARALLEL, CHUNK, n_blocks, numba_threads, driver_parts
-from .distances import Prepared, DistanceSpec, distance_spec, TILE, row_at, sparse_form
-from .sparse import Postings, NO_POSTINGS, cone_gaps, posting_lists, sparse_row, ScaledRows
-from .scan import exact_row_dist
+from .distances import Prepared, DistanceSpec, distance_spec, TILE, row_at, _sparse_form
+from .sparse import Postings, NO_POSTINGS, _cone_gaps, posting_lists, sparse_row, ScaledRows
+from .scan import _exact_row_dist
 from .pools import PoolSpec, knn_tile
 
 # %% ../nbs/02d_driver.ipynb #e54d533d
@@ -84,7 +83,7 @@ class PushBuffers(NamedTuple):
 # %% ../nbs/02d_driver.ipynb #e54d533d-ws
 class Workspace(NamedTuple):
     "One thread's buffers, by the stage that owns them."
-    tile: TileBuffers           # the samples and their neighbours (`load_tile`, `knn_tile`)
+    tile: TileBuffers           # the samples and their neighbours (`_load_tile`, `knn_tile`)
     scan: ScanBuffers           # one sample's scan (chapters 02a, 02b)
     tile_pools: TilePoolBuffers # a tile's small pools at once (02b)
     everyone: EveryoneBuffers   # the pool of everyone, replayed (02c)
@@ -112,26 +111,26 @@ def knn_workspace(N, D, P, k, nd=-1):
 
 # %% ../nbs/02d_driver.ipynb #f1123f31
 @numba.njit(**NJIT)
-def spec_shape(spec):
+def _spec_shape(spec):
     "(N, D): the global rows and the features a spec describes (dense, gathered through a row map, or sparse)."
     D = spec.Xn.shape[1]
     if spec.rows.shape[0] > 0: return spec.rows.shape[0], D
     return (spec.indptr.shape[0] - 1 if spec.indptr.shape[0] > 0 else spec.Xn.shape[0]), D
 
 # %% ../nbs/02d_driver.ipynb #f1123f31b
-def load_row(spec, j, out):
+def _load_row(spec, j, out):
     "The scaled values of global row `j` into the dense buffer `out` (compiled per form of spec)."
-    if sparse_form(spec): sparse_row(spec, j, out)
+    if _sparse_form(spec): sparse_row(spec, j, out)
     else: out[:] = row_at(spec, j)
 
-@overload(load_row, jit_options=NJIT)
-def _load_row(spec, j, out):
-    if sparse_form(spec): return lambda spec, j, out: sparse_row(spec, j, out)
+@overload(_load_row, jit_options=NJIT)
+def _load_row_form(spec, j, out):
+    if _sparse_form(spec): return lambda spec, j, out: sparse_row(spec, j, out)
     def dense(spec, j, out): out[:] = row_at(spec, j)
     return dense
 
 # %% ../nbs/02d_driver.ipynb #f1123f31c
-def query_row(Xq, i, out):
+def _query_row(Xq, i, out):
     "Query row i of `Xq` (dense rows, or sparse `ScaledRows`) into the dense buffer `out` (compiled per form of `Xq`)."
     if isinstance(Xq, ScaledRows):
         out[:] = Xq.zero
@@ -140,8 +139,8 @@ def query_row(Xq, i, out):
     else: out[:] = Xq[i]
 
 # %% ../nbs/02d_driver.ipynb #f1123f31d
-@overload(query_row, jit_options=NJIT)
-def _query_row(Xq, i, out):
+@overload(_query_row, jit_options=NJIT)
+def _query_row_form(Xq, i, out):
     if isinstance(Xq, types.Array):
         def dense(Xq, i, out): out[:] = Xq[i]
         return dense
@@ -152,7 +151,7 @@ def _query_row(Xq, i, out):
 
 # %% ../nbs/02d_driver.ipynb #f1123f31e
 @numba.njit(**NJIT)
-def load_tile(samples, i0, hi, Xq, ws, spec):
+def _load_tile(samples, i0, hi, Xq, ws, spec):
     """Rows `samples[i0:hi]` (at most TILE; row i of `Xq` where samples[i] < 0) into the tile; spare slots repeat the
     first. Returns their number."""
     tile = ws.tile
@@ -160,8 +159,8 @@ def load_tile(samples, i0, hi, Xq, ws, spec):
     for t in range(TILE):
         i = i0 + (t if t < T else 0)
         tile.rows[t] = samples[i]
-        if samples[i] >= 0: load_row(spec, samples[i], tile.values[t])
-        else: query_row(Xq, i, tile.values[t])
+        if samples[i] >= 0: _load_row(spec, samples[i], tile.values[t])
+        else: _query_row(Xq, i, tile.values[t])
     return T
 
 # %% ../nbs/02d_driver.ipynb #a4b8dd2fc
@@ -223,7 +222,7 @@ class ColumnShare(NamedTuple):
     share."""
     cs_ptr: np.ndarray  # D+1 column f's rows cs_row[cs_ptr[f]:cs_ptr[f+1]], ascending (empty: never by columns)
     cs_row: np.ndarray
-    cs_dz: np.ndarray   # D δ_f = diff(f, z_f, v_f) of each one-valued column (`cone_gaps`)
+    cs_dz: np.ndarray   # D δ_f = diff(f, z_f, v_f) of each one-valued column (`_cone_gaps`)
     # threads×N per thread, its block's summed coefficient of each row, waiting for the block's last flush
     cs_rc: np.ndarray
     cs_ra: np.ndarray   # threads the accumulator they wait for (−1: none)
@@ -241,7 +240,7 @@ def column_share(spec:DistanceSpec, post:Postings, threads:int)->ColumnShare:
     on one-valued columns (`spec.cone`) with posting lists, else `NO_COLUMNS`."""
     if post.cptr.shape[0] == 0 or spec.cone.shape[0] == 0: return NO_COLUMNS
     dz = np.empty(spec.cone.shape[0])
-    cone_gaps(spec, dz)
+    _cone_gaps(spec, dz)
     return ColumnShare(post.cptr, post.crow, dz, np.zeros((threads, spec.indptr.shape[0] - 1)),
                        np.full(threads, -1, np.int64), post.kptr, post.krow, post.kval)
 
@@ -253,14 +252,14 @@ def rule_columns(rule)->ColumnShare:
                        rule.cs_kval)
 
 # %% ../nbs/02d_driver.ipynb #eb2fe2b5d
-def columns_done(ra:np.ndarray):
+def _columns_done(ra:np.ndarray):
     """After the blocks (`ColumnShare.cs_ra`): a rule that skipped `flush_columns` for a block's last sample left its
     share."""
     if (ra >= 0).any(): raise RuntimeError("a rule must call flush_columns for the last sample of every block")
 
 # %% ../nbs/02d_driver.ipynb #e5a11cbd
 @numba.njit(**NJIT)
-def tile_done(ws):
+def _tile_done(ws):
     "End of a tile's updates: a rule that skipped `flush` for its last sample would leave deferred updates behind."
     pushed = ws.pushed
     for u in range(TILE):
@@ -273,17 +272,17 @@ def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi, post):
     """Blocks `b_lo:b_hi` of CHUNK samples in parallel: per tile, distance rows and every pool's neighbours, then
     `rule`'s update per sample."""
     m, P = samples.shape[0], pools.pptr.shape[0] - 1
-    N, D = spec_shape(spec)
+    N, D = _spec_shape(spec)
     for b in numba.prange(b_lo, b_hi):
         ws = knn_workspace(N, D, P, pools.k)
         hi = min(m, (b + 1) * CHUNK)
         for i0 in range(b * CHUNK, hi, TILE):
-            nt = load_tile(samples, i0, hi, Xq, ws, spec)
+            nt = _load_tile(samples, i0, hi, Xq, ws, spec)
             knn_tile(ws, spec, pools, post)
             ws.pushed.tile_marks[0] = nt
             ws.pushed.tile_marks[1] = 2 if i0 + TILE >= hi else 1
             for u in range(nt): apply_rule(rule, b, i0 + u, _sample(ws, u), Updates(ws, u, spec), spec)
-            tile_done(ws)
+            _tile_done(ws)
 
 # %% ../nbs/02d_driver.ipynb #e5a11cbdc
 POSTING_DENSITY = 0.3   # the crossover of chapter 01b: posting lists while a walk costs at most this share of a merge
@@ -314,7 +313,7 @@ def run_blocks(samples, spec:DistanceSpec, pools:PoolSpec, rule, n_jobs=None, Xq
         # fields of a `ColumnShare` updates by columns (`flush_columns`); a NamedTuple in a rule would not pass `prange`
         for lo, hi in driver_parts(n_blocks(len(samples))):   # the same sums as one call
             block_driver(samples, Xq, spec, pools, rule, lo, hi, post)
-    if cols: columns_done(rule.cs_ra)
+    if cols: _columns_done(rule.cs_ra)
 
 # %% ../nbs/02d_driver.ipynb #afe41e84
 class StoreNeighbors(NamedTuple):
@@ -337,7 +336,7 @@ def _store(rule, b, i, sample, out, spec):
         for r in range(c):
             j = sample.neighbours[p, r]
             rule.idx[i, p, r] = j
-            rule.dist[i, p, r] = sample.distances[p, r] if own else exact_row_dist(sample.x, spec, j)
+            rule.dist[i, p, r] = sample.distances[p, r] if own else _exact_row_dist(sample.x, spec, j)
 
 # %% ../nbs/02d_driver.ipynb #4a202285
 @numba.njit(**NJIT)
@@ -346,17 +345,17 @@ def _load_lists(ws, t, s, spec, idx, cnt):
     prange body were lost)."""
     tile = ws.tile
     tile.rows[t] = s
-    load_row(spec, s, tile.values[t])
+    _load_row(spec, s, tile.values[t])
     for p in range(cnt.shape[0]):
         tile.counts[t, p] = cnt[p]
         for r in range(idx.shape[1]): tile.neighbours[t, p, r] = idx[p, r]
 
 # %% ../nbs/02d_driver.ipynb #4a202285b
 @numba.njit(**NJIT_PARALLEL)
-def list_driver(samples, spec, idx, cnt, rule, first, b_lo, b_hi):
+def _list_driver(samples, spec, idx, cnt, rule, first, b_lo, b_hi):
     "Blocks `b_lo:b_hi` (counted from sample position 0; `samples[0]` is position `first`): `rule` on the given lists."
     m, P, k = samples.shape[0], idx.shape[1], idx.shape[2]
-    N, D = spec_shape(spec)
+    N, D = _spec_shape(spec)
     for b in numba.prange(b_lo, b_hi):
         ws = knn_workspace(N, D, P, k, 0)
         lo, hi = max(b * CHUNK - first, 0), min(m, (b + 1) * CHUNK - first)
@@ -366,7 +365,7 @@ def list_driver(samples, spec, idx, cnt, rule, first, b_lo, b_hi):
                 _load_lists(ws, t, samples[i0 + t], spec, idx[i0 + t], cnt[i0 + t])
             ws.pushed.tile_marks[0] = T
             for u in range(T): apply_rule(rule, b, first + i0 + u, _sample(ws, u), Updates(ws, u, spec), spec)
-            tile_done(ws)
+            _tile_done(ws)
 
 # %% ../nbs/02d_driver.ipynb #4a202285c
 def run_lists(samples, spec:DistanceSpec, idx, cnt, rule, n_jobs=None, first:int=0):
@@ -376,7 +375,7 @@ def run_lists(samples, spec:DistanceSpec, idx, cnt, rule, n_jobs=None, first:int
     idx, cnt = np.ascontiguousarray(idx, np.int64), np.ascontiguousarray(cnt, np.int64)
     if m == 0: return
     with numba_threads(n_jobs):
-        list_driver(samples, spec, idx, cnt, rule, first, first // CHUNK, (first + m - 1) // CHUNK + 1)
+        _list_driver(samples, spec, idx, cnt, rule, first, first // CHUNK, (first + m - 1) // CHUNK + 1)
 
 # %% ../nbs/02d_driver.ipynb #4a202285d
 def run_search(prep:Prepared, samples, pools:PoolSpec, rule, metric='manhattan', weights=None, n_jobs=None):

@@ -12,7 +12,7 @@ __all__ = ['naive_weka_sort', 'naive_knn_pools', 'prepare_data', 'query_spec', '
 import numpy as np
 import numba
 from .config import NJIT
-from .distances import Prepared, distance_spec, naive_distance, binary_rows, binary_csr
+from .distances import Prepared, distance_spec, naive_distance, _binary_rows, _binary_csr
 from .sparse import prepare_input, ScaledRows
 from .pools import pool_spec
 from .driver import StoreNeighbors, run_search, run_blocks, _query_form
@@ -112,11 +112,11 @@ def query_spec(prep:Prepared, Xq, metric='heom', weights=None)->tuple:
 
 # %% ../nbs/02_neighbors.ipynb #a4b8dd2fd
 def _binary_query(Xq, is_nominal)->bool:
-    """`binary_rows` of query rows: of a `ScaledRows`, its stored values and the scaled zero of each column some row
+    """`_binary_rows` of query rows: of a `ScaledRows`, its stored values and the scaled zero of each column some row
     does not store."""
-    if not isinstance(Xq, ScaledRows): return binary_rows(Xq, is_nominal)
+    if not isinstance(Xq, ScaledRows): return _binary_rows(Xq, is_nominal)
     unstored = np.bincount(Xq.indices, minlength=Xq.shape[1]) < Xq.shape[0]
-    return binary_csr(Xq.data, Xq.indices, is_nominal) and binary_rows(Xq.zero[None, unstored], is_nominal[unstored])
+    return _binary_csr(Xq.data, Xq.indices, is_nominal) and _binary_rows(Xq.zero[None, unstored], is_nominal[unstored])
 
 # %% ../nbs/02_neighbors.ipynb #a4b8dd2fe
 def knn_pools(prep:Prepared, samples, pools, k:int, metric='manhattan', weights=None, n_jobs=None):

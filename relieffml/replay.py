@@ -11,7 +11,7 @@ __all__ = []
 import numpy as np
 import numba
 from .config import NJIT
-from .scan import first_worst, _enter
+from .scan import _first_worst, _enter
 
 # %% ../nbs/02c_replay.ipynb #b63bb20dc
 @numba.njit(inline='always', **NJIT)
@@ -87,7 +87,7 @@ def _replay_pool(ws, t, p, pools, nr, n, theta, e):
         q += 1
     c, wt, wd, last = min(q, k), 0, np.inf, -1
     if c == k:
-        wt = first_worst(sd, k)
+        wt = _first_worst(sd, k)
         wd = sd[wt]
     for r in range(r0, nr):
         j = everyone.near_rows[r]

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from weka_harness import weka_scores, write_arff
 from relieffml.distances import Prepared, prepare, distance_spec, distance_tile, strict_sum, add_diffs, TILE
 from relieffml.sparse import (prepare_sparse, prepare_input, densify, sparse_row, sparse_exact, sparse_support,
-                              sparse_exact_support, sparse_tile, zero_diffs, sparse_add_diffs)
+                              _sparse_exact_support, sparse_tile, zero_diffs, sparse_add_diffs)
 from relieffml.data import as_label_matrix
 from relieffml.base import as_features, as_multilabel_target
 from relieffml.data import MultiLabelDataset, load_arff
@@ -129,7 +129,7 @@ def test_distance_kernels_equal_the_dense_ones(problem, metric, weighted, shift)
         for j in range(len(X)):
             ex = strict_sum(Xs[0], pd_.Xn[j], d.is_nominal, d.missnom, d.w, d.pw)
             ex = np.sqrt(ex) if d.pw == 2 else ex
-            assert same(sparse_exact(Xs[0], s, j), ex) and same(sparse_exact_support(Xs[0], sup, n, s, j), ex)   # bit for bit: Weka's ties
+            assert same(sparse_exact(Xs[0], s, j), ex) and same(_sparse_exact_support(Xs[0], sup, n, s, j), ex)   # bit for bit: Weka's ties
     row = np.empty(X.shape[1])
     for j in range(len(X)):
         sparse_row(s, j, row)
@@ -156,17 +156,17 @@ def test_updates_equal_the_dense_ones(problem, data):
 @settings(max_examples=60, deadline=None)
 @given(problem=sparse_problems(), data=st.data(), manhattan=st.booleans())
 def test_updates_given_the_zero_terms_are_the_same_bits(problem, data, manhattan):
-    "`sparse_add_diffs_g` (diff(x_s, z) loaded from `zero_terms`) adds exactly what `sparse_add_diffs` adds, in either update flavour."
-    from relieffml.sparse import zero_terms, sparse_add_diffs_g
+    "`_sparse_add_diffs_g` (diff(x_s, z) loaded from `_sample_zero_terms`) adds exactly what `sparse_add_diffs` adds, in either update flavour."
+    from relieffml.sparse import _sample_zero_terms, _sparse_add_diffs_g
     X, nominal, explicit = problem
     pr = prepare_sparse(to_csr(X, explicit), nominal)
     s = distance_spec(pr, "manhattan" if manhattan else "heom")
     xs = densify(pr, [data.draw(st.integers(0, len(X) - 1))])[0]
-    g = np.empty(X.shape[1]); zero_terms(xs, s, g)
+    g = np.empty(X.shape[1]); _sample_zero_terms(xs, s, g)
     got, want = np.zeros(X.shape[1]), np.zeros(X.shape[1])
     for j in data.draw(st.lists(st.integers(0, len(X) - 1), min_size=1, max_size=6)):
         c = data.draw(st.floats(-2, 2))
-        sparse_add_diffs_g(got, xs, g, s, j, c); sparse_add_diffs(want, xs, s, j, c)
+        _sparse_add_diffs_g(got, xs, g, s, j, c); sparse_add_diffs(want, xs, s, j, c)
     assert np.array_equal(got, want)
 
 
