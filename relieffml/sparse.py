@@ -312,8 +312,8 @@ def _sample_zero_terms(xs, spec, g):
 # %% ../nbs/01b_sparse.ipynb #i31ztermc
 @numba.njit(**NJIT)
 def _cone_gaps(spec, out):
-    """out[f] = δ_f = diff(f, z_f, v_f) when every column stores one value v_f (`spec.cone`). A stored sample holds
-    v_f or z_f, so its correction for a row storing f, `_sample_zero_terms`' g[f], is δ_f off its own columns and −δ_f on
+    """out[f] = δ_f = diff(f, z_f, v_f) when every column stores one value v_f (`spec.cone`). A stored sample holds v_f
+    or z_f, so its correction for a row storing f, `_sample_zero_terms`' g[f], is δ_f off its own columns and −δ_f on
     them."""
     for f in range(out.shape[0]): out[f] = _dterm(f, spec.zero[f], spec.cone[f], spec)
 

@@ -13,7 +13,8 @@ import numba
 from numba.extending import overload
 from .config import NJIT
 from .distances import TILE, row_at, add_diffs, _sparse_form
-from .sparse import sparse_add_diffs, zero_diffs, _sparse_diff_terms, _sample_zero_terms, _sparse_add_diffs_g, held
+from .sparse import sparse_add_diffs, zero_diffs, _sparse_diff_terms, _sample_zero_terms, _sparse_add_diffs_g
+from .sparse import held
 
 # %% ../nbs/02e_updates.ipynb #f0dc6801
 @numba.njit(inline='always', **NJIT)
