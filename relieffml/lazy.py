@@ -742,15 +742,38 @@ def _weka_pop(hi, hd, n, idx, dist):
         hi[1], hd[1] = hi[r + 1], hd[r + 1]
         _heap_down(hi, hd, r)
 
+# %% ../nbs/20_lazy.ipynb #a952a087-p
+@numba.njit(inline='always', **NJIT_STRICT)
+def _weka_put(hi, hd, n, nt, k, j, d, idx, dist):
+    """Row j at distance d into Weka's heap `hi`, `hd` (n held, the farthest on top) and its list of ties with the k-th,
+    kept after slot k of `idx`, `dist` (nt held): `put`, `putBySubstitute` or `putKthNearest`. Returns (n, nt)."""
+    L = idx.shape[0]
+    if n < k:                                        # put
+        n += 1
+        hi[n], hd[n] = j, d
+        _heap_up(hi, hd, n)
+    elif d < hd[1]:                                  # putBySubstitute
+        oi, od = hi[1], hd[1]
+        hi[1], hd[1] = hi[n], hd[n]
+        _heap_down(hi, hd, n - 1)
+        hi[n], hd[n] = j, d
+        _heap_up(hi, hd, n)
+        if od == hd[1]:
+            if k + nt < L: idx[k + nt], dist[k + nt] = oi, od
+            nt += 1
+        elif od > hd[1]: nt = 0
+    elif d == hd[1]:                                 # putKthNearest
+        if k + nt < L: idx[k + nt], dist[k + nt] = j, d
+        nt += 1
+    return n, nt
+
 # %% ../nbs/20_lazy.ipynb #a952a087
-# One kernel, longer than 30 lines: Weka's put / putBySubstitute / putKthNearest are one loop over the rows whose
-# heap and tie count each step updates; split, the hot loop would change (and with it the digests of test_machines).
 @numba.njit(**NJIT_STRICT)
 def _weka_scan(drow, tol, s, xs, spec, k, idx, dist):
     """Weka's scan for the query xs (row s left out) over the screened row `drow`: exact sums only for rows within
     the bar (W); on binary rows (`spec.ints`) the screened distances themselves. Its list into idx/dist (the
     first `len(idx)` ≥ k of it, distances rooted for HEOM, −1/∞ after). Returns its length."""
-    hi, hd, L, own = np.empty(k + 1, np.int64), np.empty(k + 1), idx.shape[0], spec.ints
+    hi, hd, own = np.empty(k + 1, np.int64), np.empty(k + 1), spec.ints
     sup = np.empty(0 if own else xs.shape[0], np.int64)
     nsup = sparse_support(xs, spec, sup) if (spec.indptr.shape[0] > 0 and not own) else 0
     n = nt = 0
@@ -758,23 +781,7 @@ def _weka_scan(drow, tol, s, xs, spec, k, idx, dist):
     for j in range(drow.shape[0]):
         if j == s or _screened(drow[j], tol, spec.pw) > bar: continue
         d = drow[j] if own else _weka_sum(xs, sup, nsup, spec, j)
-        if n < k:                                        # put
-            n += 1
-            hi[n], hd[n] = j, d
-            _heap_up(hi, hd, n)
-        elif d < hd[1]:                                  # putBySubstitute
-            oi, od = hi[1], hd[1]
-            hi[1], hd[1] = hi[n], hd[n]
-            _heap_down(hi, hd, n - 1)
-            hi[n], hd[n] = j, d
-            _heap_up(hi, hd, n)
-            if od == hd[1]:
-                if k + nt < L: idx[k + nt], dist[k + nt] = oi, od
-                nt += 1
-            elif od > hd[1]: nt = 0
-        elif d == hd[1]:                                 # putKthNearest
-            if k + nt < L: idx[k + nt], dist[k + nt] = j, d
-            nt += 1
+        n, nt = _weka_put(hi, hd, n, nt, k, j, d, idx, dist)
         if n == k: bar = hd[1] if own else _weka_bar(hd[1], tol, spec.pw)
     idx[n + nt:], dist[n + nt:] = -1, np.inf
     _weka_pop(hi, hd, n, idx, dist)

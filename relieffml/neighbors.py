@@ -18,39 +18,39 @@ from .pools import pool_spec
 from .driver import StoreNeighbors, run_search, run_blocks, _query_form
 
 # %% ../nbs/02_neighbors.ipynb #28763354
+def _naive_quicksort(a, ix, left, right):
+    "Weka's quicksort of the positions `ix[left:right+1]` by the values `a` (median of three, then partition)."
+    def cswap(l, r):
+        if a[ix[l]] > a[ix[r]]: ix[l], ix[r] = ix[r], ix[l]
+    diff = right - left
+    if diff <= 0: return
+    if diff == 1: return cswap(left, right)
+    if diff == 2:
+        cswap(left, left + 1)
+        cswap(left, right)
+        return cswap(left + 1, right)
+    c = (left + right) // 2
+    cswap(left, c)
+    cswap(left, right)
+    cswap(c, right)
+    ix[c], ix[right - 1] = ix[right - 1], ix[c]
+    pivot, l, r = a[ix[right - 1]], left, right - 1
+    while True:
+        l += 1
+        while a[ix[l]] < pivot: l += 1
+        r -= 1
+        while a[ix[r]] > pivot: r -= 1
+        if l >= r: break
+        ix[l], ix[r] = ix[r], ix[l]
+    ix[l], ix[right - 1] = ix[right - 1], ix[l]
+    _naive_quicksort(a, ix, left, l - 1)
+    _naive_quicksort(a, ix, l + 1, right)
+
+# %% ../nbs/02_neighbors.ipynb #28763354-b
 def naive_weka_sort(a):
     "Weka's `Utils.sort(double[])` permutation of the values `a` (plain recursive Python)."
     ix = list(range(len(a)))
-    def cswap(l, r):
-        if a[ix[l]] > a[ix[r]]: ix[l], ix[r] = ix[r], ix[l]
-    def qs(left, right):
-        diff = right - left
-        if diff <= 0: return
-        if diff == 1:
-            cswap(left, right)
-            return
-        if diff == 2:
-            cswap(left, left + 1)
-            cswap(left, right)
-            cswap(left + 1, right)
-            return
-        c = (left + right) // 2
-        cswap(left, c)
-        cswap(left, right)
-        cswap(c, right)
-        ix[c], ix[right - 1] = ix[right - 1], ix[c]
-        pivot, l, r = a[ix[right - 1]], left, right - 1
-        while True:
-            l += 1
-            while a[ix[l]] < pivot: l += 1
-            r -= 1
-            while a[ix[r]] > pivot: r -= 1
-            if l >= r: break
-            ix[l], ix[r] = ix[r], ix[l]
-        ix[l], ix[right - 1] = ix[right - 1], ix[l]
-        qs(left, l - 1)
-        qs(l + 1, right)
-    qs(0, len(a) - 1)
+    _naive_quicksort(a, ix, 0, len(a) - 1)
     return ix
 
 # %% ../nbs/02_neighbors.ipynb #4bbd71fc

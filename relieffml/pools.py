@@ -193,6 +193,27 @@ def _finish_pool(ws, t, p, c, tol, spec):
     idx[:c] = scan.sorted_rows[:c]
     dist[:c] = scan.sorted_dists[:c]
 
+# %% ../nbs/02b_pools.ipynb #a7b3e7d2-i
+@numba.njit(inline='always', **NJIT)
+def _insert_sorted(idx, dist, q, k, j, d):
+    """Row j at distance d into the ascending `dist[:q]` from slot q down, the farther ones moving up a slot (past
+    the k-th they drop); returns its slot."""
+    while q > 0 and dist[q - 1] > d:
+        if q < k:
+            dist[q] = dist[q - 1]
+            idx[q] = idx[q - 1]
+        q -= 1
+    dist[q] = d
+    idx[q] = j
+    return q
+
+# %% ../nbs/02b_pools.ipynb #a7b3e7d2-t
+@numba.njit(inline='always', **NJIT)
+def _tied_beside(dist, q, n, d, tau):
+    "Whether d, at slot q of the ascending `dist[:n]`, nearly ties the distance before or after it (`tau`)."
+    before = q > 0 and d - dist[q - 1] <= tau * (1.0 + d)
+    return before or (q + 1 < n and dist[q + 1] - d <= tau * (1.0 + dist[q + 1]))
+
 # %% ../nbs/02b_pools.ipynb #a7b3e7d2
 @numba.njit(inline='always', **NJIT)
 def _sorted_pool(ws, t, p, pools, tol):
@@ -201,38 +222,32 @@ def _sorted_pool(ws, t, p, pools, tol):
     then say which enter."""
     tile = ws.tile
     s, k, tau = tile.rows[t], pools.k, max(tol, 0.0)
-    c = 0
+    idx, dist, c = tile.neighbours[t, p], tile.distances[t, p], 0
     for u in range(pools.pptr[p], pools.pptr[p + 1]):
         j = pools.pids[u]
         d = tile.distance_rows[t, j]
         if j == s: continue
         if c == k:
-            w = tile.distances[t, p, k - 1]
+            w = dist[k - 1]
             if d - w > tau * (1.0 + w): continue                      # clearly farther than the k-th
             if d >= w: return -1                                      # a near tie at the boundary
-        q = c if c < k else k - 1                                     # the slot freed (k-th dropped when full)
-        if c == k:
-            dropped = tile.distances[t, p, k - 1]
-        while q > 0 and tile.distances[t, p, q - 1] > d:
-            if q < k:
-                tile.distances[t, p, q] = tile.distances[t, p, q - 1]
-                tile.neighbours[t, p, q] = tile.neighbours[t, p, q - 1]
-            q -= 1
-        tile.distances[t, p, q] = d
-        tile.neighbours[t, p, q] = j
+        dropped = dist[k - 1] if c == k else np.inf                   # the k-th, dropped when full
+        q = _insert_sorted(idx, dist, c if c < k else k - 1, k, j, d)
         if c < k:
             c += 1
-            nxt = tile.distances[t, p, q + 1] if q + 1 < c else np.inf
-            if pools.ordered and ((q > 0 and d - tile.distances[t, p, q - 1] <= tau * (1.0 + d)) or
-                                  (q + 1 < c and nxt - d <= tau * (1.0 + nxt))):
-                return -1
+            if pools.ordered and _tied_beside(dist, q, c, d, tau): return -1
         else:                                                         # the dropped one against the new k-th
-            if dropped - tile.distances[t, p, k - 1] <= tau * (1.0 + dropped): return -1
-            nxt = tile.distances[t, p, q + 1] if q + 1 < k else np.inf
-            if pools.ordered and ((q > 0 and d - tile.distances[t, p, q - 1] <= tau * (1.0 + d)) or
-                                  (q + 1 < k and nxt - d <= tau * (1.0 + nxt))):
-                return -1
+            if dropped - dist[k - 1] <= tau * (1.0 + dropped): return -1
+            if pools.ordered and _tied_beside(dist, q, k, d, tau): return -1
     return c
+
+# %% ../nbs/02b_pools.ipynb #6fce72c0-f
+@numba.njit(inline='always', **NJIT)
+def _farthest(dist, k):
+    "The largest of `dist[:k]`."
+    w = dist[0]
+    for r in range(1, k): w = max(w, dist[r])
+    return w
 
 # %% ../nbs/02b_pools.ipynb #6fce72c0
 @numba.njit(inline='always', **NJIT)
@@ -248,8 +263,7 @@ def _max_pool(s, drow, pids, lo, hi, k, tau, idx, dist):
         dist[c] = drow[j]
         c += j != s
     if c < k: return c
-    w = dist[0]
-    for r in range(1, k): w = max(w, dist[r])
+    w = _farthest(dist, k)
     out = np.inf                                           # the nearest left out so far
     for v in range(u, hi):
         j = pids[v]
@@ -263,8 +277,7 @@ def _max_pool(s, drow, pids, lo, hi, k, tau, idx, dist):
         idx[t] = j
         dist[t] = d
         out = min(out, w)
-        w = dist[0]
-        for r in range(1, k): w = max(w, dist[r])
+        w = _farthest(dist, k)
     if out < np.inf and out - w <= tau * (1.0 + out): return -1
     return k
 
@@ -296,6 +309,41 @@ def _network(dT, pids, lo, hi, k, nb):
             nb[r, 3] = min(a3, v3)
             v3 = max(a3, v3)
 
+# %% ../nbs/02b_pools.ipynb #a1add203-s
+@numba.njit(inline='always', **NJIT)
+def _side_by_side(rows, drows, dT):
+    "The tile's distance rows `drows` (TILE×N) as the columns of `dT` (N×TILE), each row's own distance at ∞."
+    for t in range(TILE):
+        for j in range(drows.shape[1]): dT[j, t] = drows[t, j]
+        if rows[t] >= 0: dT[rows[t], t] = np.inf                  # the row itself is no candidate
+    return True
+
+# %% ../nbs/02b_pools.ipynb #a1add203-w
+@numba.njit(inline='always', **NJIT)
+def _select_within(dT, pids, lo, hi, th, si, sd):
+    """Each of the four rows' members `pids[lo:hi]` not farther than its threshold `th[t]`, in order, into `si[t]`,
+    `sd[t]`: branch-free, every member written and kept if within. Returns their numbers."""
+    c0, c1, c2, c3 = 0, 0, 0, 0
+    for u in range(lo, hi):
+        j = pids[u]
+        d = dT[j, 0]
+        si[0, c0] = j
+        sd[0, c0] = d
+        c0 += d <= th[0]
+        d = dT[j, 1]
+        si[1, c1] = j
+        sd[1, c1] = d
+        c1 += d <= th[1]
+        d = dT[j, 2]
+        si[2, c2] = j
+        sd[2, c2] = d
+        c2 += d <= th[2]
+        d = dT[j, 3]
+        si[3, c3] = j
+        sd[3, c3] = d
+        c3 += d <= th[3]
+    return c0, c1, c2, c3
+
 # %% ../nbs/02b_pools.ipynb #a1add203
 @numba.njit(**NJIT)
 def _tile_pools(ws, pools, tol):
@@ -303,50 +351,31 @@ def _tile_pools(ws, pools, tol):
     not farther than each row's k-th, into `tile.neighbours`, `tile.distances`, `tile.counts`; count −1 where the k-th
     and the (k+1)-th nearly tie (Weka's scan decides, in `_scan_pools`)."""
     tile_pools, tile = ws.tile_pools, ws.tile
-    N, k, tau, dT = tile.distance_rows.shape[1], pools.k, max(tol, 0.0), tile_pools.by_row
+    k, tau, dT = pools.k, max(tol, 0.0), tile_pools.by_row
     th, ready = np.empty(TILE), False
     for p in range(pools.pptr.shape[0] - 1):
         lo, hi = pools.pptr[p], pools.pptr[p + 1]
         if not _tile_pool(hi - lo, k): continue
-        if not ready:                                           # the rows side by side, once a pool needs them
-            for t in range(TILE):
-                for j in range(N): dT[j, t] = tile.distance_rows[t, j]
-                if tile.rows[t] >= 0: dT[tile.rows[t], t] = np.inf        # the row itself is no candidate
-            ready = True
+        if not ready: ready = _side_by_side(tile.rows, tile.distance_rows, dT)   # once a pool needs them
         _network(dT, pools.pids, lo, hi, k, tile_pools.slots)
         for t in range(TILE):
             w, out = tile_pools.slots[k - 1, t], tile_pools.slots[k, t]
             near = out < np.inf and out - w <= tau * (1.0 + out)
             th[t] = -np.inf if near else w                      # a near tie selects nothing here
             tile.counts[t, p] = -1 if near else 0
-        c0, c1, c2, c3 = 0, 0, 0, 0
-        for u in range(lo, hi):                                 # branch-free: every member written, kept if within
-            j = pools.pids[u]
-            d = dT[j, 0]
-            tile_pools.rows[0, c0] = j
-            tile_pools.dists[0, c0] = d
-            c0 += d <= th[0]
-            d = dT[j, 1]
-            tile_pools.rows[1, c1] = j
-            tile_pools.dists[1, c1] = d
-            c1 += d <= th[1]
-            d = dT[j, 2]
-            tile_pools.rows[2, c2] = j
-            tile_pools.dists[2, c2] = d
-            c2 += d <= th[2]
-            d = dT[j, 3]
-            tile_pools.rows[3, c3] = j
-            tile_pools.dists[3, c3] = d
-            c3 += d <= th[3]
+        cs = _select_within(dT, pools.pids, lo, hi, th, tile_pools.rows, tile_pools.dists)
         for t in range(TILE):
             if tile.counts[t, p] < 0: continue
-            c = (c0, c1, c2, c3)[t]
+            c = cs[t]
             tile.counts[t, p] = c
             for r in range(c):
                 tile.neighbours[t, p, r] = tile_pools.rows[t, r]
                 tile.distances[t, p, r] = tile_pools.dists[t, r]
 
 # %% ../nbs/02b_pools.ipynb #67ceb5a1
+# One kernel over 30 lines, kept whole: the loop that picks each pool's path carries what earlier pools found (the
+# candidate list, everyone's scan and replay state, the pool that answered for the head) across pools; split, those
+# dozen values would cross a call per pool in the search's hottest loop.
 @numba.njit(**NJIT)
 def _scan_pools(ws, t, spec, pools, tol, M, tiled=False, rows=False):
     """Every pool's k nearest of tile row t, sorted, from its distance row `tile.distance_rows[t]`; the candidate list
@@ -400,6 +429,30 @@ def _scan_pools(ws, t, spec, pools, tol, M, tiled=False, rows=False):
         if not done and pools.ordered: _finish_pool(ws, t, p, c, tol, spec)
         tile.counts[t, p] = c
 
+# %% ../nbs/02b_pools.ipynb #r0ws5c4n-o
+@numba.njit(inline='always', **NJIT)
+def _offer_row(j, d, pools, k, idx, dist, cnt, wt, wd):
+    """Row j at distance d offered to each pool holding it (`rptr`, `rpool`): stored while the pool holds fewer than k,
+    else in place of its first worst `wt[p]` if strictly closer. Returns how many pools it made full."""
+    full = 0
+    for e in range(pools.rptr[j], pools.rptr[j + 1]):
+        p = pools.rpool[e]
+        c = cnt[p]
+        if c < k:                                     # the first k members stored as they come
+            idx[p, c] = j
+            dist[p, c] = d
+            cnt[p] = c + 1
+            if c + 1 == k:
+                wt[p] = _first_worst(dist[p], k)
+                wd[p] = dist[p, wt[p]]
+                full += 1
+        elif d < wd[p]:                               # strictly closer: evict the first worst
+            idx[p, wt[p]] = j
+            dist[p, wt[p]] = d
+            wt[p] = _first_worst(dist[p], k)
+            wd[p] = dist[p, wt[p]]
+    return full
+
 # %% ../nbs/02b_pools.ipynb #r0ws5c4n
 @numba.njit(**NJIT)
 def _scan_rows(ws, t, pools):
@@ -418,22 +471,7 @@ def _scan_rows(ws, t, pools):
     for j in range(drow.shape[0]):
         d = drow[j]
         if d >= bar or j == s: continue
-        for e in range(pools.rptr[j], pools.rptr[j + 1]):
-            p = pools.rpool[e]
-            c = cnt[p]
-            if c < k:                                     # the first k members stored as they come
-                idx[p, c] = j
-                dist[p, c] = d
-                cnt[p] = c + 1
-                if c + 1 == k:
-                    wt[p] = _first_worst(dist[p], k)
-                    wd[p] = dist[p, wt[p]]
-                    nfree -= 1
-            elif d < wd[p]:                               # strictly closer: evict the first worst
-                idx[p, wt[p]] = j
-                dist[p, wt[p]] = d
-                wt[p] = _first_worst(dist[p], k)
-                wd[p] = dist[p, wt[p]]
+        nfree -= _offer_row(j, d, pools, k, idx, dist, cnt, wt, wd)
         if nfree == 0 and j >= nxt:
             bar, nxt = 0.0, j + 256
             for p in range(P):

@@ -63,6 +63,46 @@ def _base_scan(ws, t, nr, k):
             c, wt, wd = _enter(everyone.found, everyone.found_dists, c, wt, k, j, drow[j])
     return c, n
 
+# %% ../nbs/02c_replay.ipynb #r3p1a7d1c-s
+@numba.njit(inline='always', **NJIT)
+def _store_at_entrant(everyone, memb, p, e, k, si, sd):
+    """Everyone's store, into `si`, `sd`, as it was where its entrant `everyone.entered[e]` arrived, or before the
+    list's (k+1)-th row outside pool p if that comes first: up to there p's scan is everyone's. Returns (that list
+    position, the rows outside p before it, the entrants stored)."""
+    r0, h, q = everyone.list_slots[0, e], 0, 0
+    for r in range(r0):
+        if memb[everyone.near_rows[r], p] == 0:
+            if h == k:                                     # the (k+1)-th outside p: the replay stops there
+                r0 = r
+                break
+            h += 1
+    while q < e and everyone.list_slots[0, q] < r0:       # the entrants' slots
+        si[everyone.list_slots[1, q]] = everyone.entered[q]
+        sd[everyone.list_slots[1, q]] = everyone.entered_dists[q]
+        q += 1
+    return r0, h, q
+
+# %% ../nbs/02c_replay.ipynb #r3p1a7d1c-c
+@numba.njit(inline='always', **NJIT)
+def _enter_candidates(rows, drow, memb, p, si, sd, c, wt, wd, k):
+    "Weka's scan continued over the candidate `rows` that pool p holds and that are closer than the store's worst."
+    for j in rows:
+        if drow[j] < wd and memb[j, p] != 0: c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
+    return c
+
+# %% ../nbs/02c_replay.ipynb #r3p1a7d1c-m
+@numba.njit(inline='always', **NJIT)
+def _enter_members(rows, s, drow, theta, si, sd, c, wt, wd, k, last):
+    """Weka's scan continued over the member `rows` (row `s` skipped) while the store is not full or its worst lies
+    beyond θ. Returns the store (c, wt, wd), how many rows were read and the last one."""
+    u = 0
+    while u < rows.shape[0] and (c < k or wd > theta):    # members that may enter from beyond θ
+        j = rows[u]
+        u += 1
+        last = j
+        if j != s and (c < k or drow[j] < wd): c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
+    return c, wt, wd, u, last
+
 # %% ../nbs/02c_replay.ipynb #r3p1a7d1c
 @numba.njit(inline='always', **NJIT)
 def _replay_pool(ws, t, p, pools, nr, n, theta, e):
@@ -74,17 +114,7 @@ def _replay_pool(ws, t, p, pools, nr, n, theta, e):
     tile, scan, everyone = ws.tile, ws.scan, ws.everyone
     k, s, drow, si, sd = pools.k, tile.rows[t], tile.distance_rows[t], tile.neighbours[t, p], tile.distances[t, p]
     lo, hi = pools.pptr[p], pools.pptr[p + 1]
-    r0, h, q = everyone.list_slots[0, e], 0, 0            # up to list position r0 p's scan is everyone's
-    for r in range(r0):
-        if pools.memb[everyone.near_rows[r], p] == 0:
-            if h == k:  # the (k+1)-th outside p: the loop below stops there
-                r0 = r
-                break
-            h += 1
-    while q < e and everyone.list_slots[0, q] < r0:       # everyone's store at r0, from its entrants' slots
-        si[everyone.list_slots[1, q]] = everyone.entered[q]
-        sd[everyone.list_slots[1, q]] = everyone.entered_dists[q]
-        q += 1
+    r0, h, q = _store_at_entrant(everyone, pools.memb, p, e, k, si, sd)
     c, wt, wd, last = min(q, k), 0, np.inf, -1
     if c == k:
         wt = _first_worst(sd, k)
@@ -99,13 +129,7 @@ def _replay_pool(ws, t, p, pools, nr, n, theta, e):
         elif c < k or drow[j] < wd: c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
     if last < 0: return c                                  # the list held every member that could enter
     u = lo + np.searchsorted(pools.pids[lo:hi], last)
-    while u < hi and (c < k or wd > theta):                # members that may enter from beyond θ
-        j = pools.pids[u]
-        u += 1
-        last = j
-        if j != s and (c < k or drow[j] < wd): c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
-    if u < hi:
-        for g in range(np.searchsorted(scan.by_index[:n], last, 'right'), n):
-            j = scan.by_index[g]
-            if drow[j] < wd and pools.memb[j, p] != 0: c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
-    return c
+    c, wt, wd, read, last = _enter_members(pools.pids[u:hi], s, drow, theta, si, sd, c, wt, wd, k, last)
+    if u + read == hi: return c
+    g = np.searchsorted(scan.by_index[:n], last, 'right')    # then the candidates after the last member read
+    return _enter_candidates(scan.by_index[g:n], drow, pools.memb, p, si, sd, c, wt, wd, k)

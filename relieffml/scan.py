@@ -99,12 +99,13 @@ def _near_tie(j, k, tol, xs, spec, idx, dist, exact):
         t = _exact_worst(k, False, tol, xs, spec, idx, dist, exact)
     return t
 
-# %% ../nbs/02a_scan.ipynb #bfc85fe9
+# %% ../nbs/02a_scan.ipynb #bfc85fe9-f
 @numba.njit(inline='always', **NJIT)
-def _scan_pool(s, drow, pids, lo, hi, k, idx, dist, exact, tol, xs, spec):
-    "Weka's k nearest of the pool members `pids[lo:hi]` (row `s` skipped) into `idx`, `dist`; returns how many."
+def _store_first(s, drow, pids, lo, hi, k, idx, dist, exact, tol):
+    """The first k members of `pids[lo:hi]` (row `s` skipped) stored as they come, their sums exact when `tol` < 0;
+    returns (how many, the position after the last one read)."""
     c, t = 0, lo
-    while c < k and t < hi:                       # the first k members are stored as they come
+    while c < k and t < hi:
         j = pids[t]
         t += 1
         if j == s: continue
@@ -112,6 +113,13 @@ def _scan_pool(s, drow, pids, lo, hi, k, idx, dist, exact, tol, xs, spec):
         dist[c] = drow[j]
         exact[c] = tol < 0
         c += 1
+    return c, t
+
+# %% ../nbs/02a_scan.ipynb #bfc85fe9
+@numba.njit(inline='always', **NJIT)
+def _scan_pool(s, drow, pids, lo, hi, k, idx, dist, exact, tol, xs, spec):
+    "Weka's k nearest of the pool members `pids[lo:hi]` (row `s` skipped) into `idx`, `dist`; returns how many."
+    c, t = _store_first(s, drow, pids, lo, hi, k, idx, dist, exact, tol)
     if c < k: return c
     wt = _exact_worst(k, False, tol, xs, spec, idx, dist, exact)
     wd = dist[wt]

@@ -194,22 +194,47 @@ def _push_pools(ej, ea, ec, ne, cd, idx, cnt, pp, pa, pc, rank_w, weighted):
         for r in range(c): norm += rank_w[r]
         for r in range(c): cd[idx[p, r]] += coef * (rank_w[r] / norm)
 
-# %% ../nbs/02e_updates.ipynb #0a2ead0e
+# %% ../nbs/02e_updates.ipynb #0a2ead0e-g
 if TILE != 4: raise ImportError(f"_flush_tile is written for tiles of 4 rows (c0..c3); distances.TILE is {TILE}")
 
+# %% ../nbs/02e_updates.ipynb #0a2ead0e-a
+@numba.njit(inline='always', **NJIT)
+def _tile_accumulator(deferred_acc):
+    "The accumulator of the tile's deferred samples (−1: none deferred), and whether they all share it."
+    a0, same = -1, True
+    for u in range(TILE):
+        if deferred_acc[u] >= 0:
+            same = same and (a0 < 0 or deferred_acc[u] == a0)
+            a0 = deferred_acc[u]
+    return a0, same
+
+# %% ../nbs/02e_updates.ipynb #0a2ead0e-t
+@numba.njit(inline='always', **NJIT)
+def _tile_terms(acc, a0, xs, spec, r, c0, c1, c2, c3):
+    "acc[a0] += Σ_u c_u · diff(xs[u], row r) over the tile's four samples, each value of row r read once."
+    if spec.dmode == 0:
+        for f in range(acc.shape[1]):
+            x = spec.Xn[r, f]
+            acc[a0, f] += ((c0 * abs(xs[0, f] - x) + c1 * abs(xs[1, f] - x))
+                           + (c2 * abs(xs[2, f] - x) + c3 * abs(xs[3, f] - x)))
+    else:
+        for f in range(acc.shape[1]):
+            x, nf, t = spec.Xn[r, f], spec.nomf[f], 0.0
+            for u in range(TILE):
+                d = abs(xs[u, f] - x)
+                t += (c0, c1, c2, c3)[u] * (d + nf * ((d > 0.0) - d))
+            acc[a0, f] += t
+
+# %% ../nbs/02e_updates.ipynb #0a2ead0e
 @numba.njit(**NJIT)
 def _flush_tile(acc, ws, spec):
     """The deferred samples' coefficients `pushed.deferred` applied in one pass over the rows: each row's values read
     once for all TILE samples (four, as `distance_tile` reads them), their terms summed into their shared accumulator.
     """
     tile, pushed = ws.tile, ws.pushed
-    a0, same = -1, True
-    for u in range(TILE):
-        if pushed.deferred_acc[u] >= 0:
-            same = same and (a0 < 0 or pushed.deferred_acc[u] == a0)
-            a0 = pushed.deferred_acc[u]
+    a0, same = _tile_accumulator(pushed.deferred_acc)
     if a0 < 0: return
-    cd, xs, D = pushed.deferred, tile.values, acc.shape[1]
+    cd, xs = pushed.deferred, tile.values
     for j in range(cd.shape[1]):
         c0, c1, c2, c3 = cd[0, j], cd[1, j], cd[2, j], cd[3, j]
         if c0 == 0.0 and c1 == 0.0 and c2 == 0.0 and c3 == 0.0: continue
@@ -222,19 +247,7 @@ def _flush_tile(acc, ws, spec):
                 c = (c0, c1, c2, c3)[u]
                 if c != 0.0: _add_diffs_at(acc, pushed.deferred_acc[u], xs[u], spec, j, c)
             continue
-        r = j if spec.rows.shape[0] == 0 else spec.rows[j]
-        if spec.dmode == 0:
-            for f in range(D):
-                x = spec.Xn[r, f]
-                acc[a0, f] += ((c0 * abs(xs[0, f] - x) + c1 * abs(xs[1, f] - x))
-                               + (c2 * abs(xs[2, f] - x) + c3 * abs(xs[3, f] - x)))
-        else:
-            for f in range(D):
-                x, nf, t = spec.Xn[r, f], spec.nomf[f], 0.0
-                for u in range(TILE):
-                    d = abs(xs[u, f] - x)
-                    t += (c0, c1, c2, c3)[u] * (d + nf * ((d > 0.0) - d))
-                acc[a0, f] += t
+        _tile_terms(acc, a0, xs, spec, j if spec.rows.shape[0] == 0 else spec.rows[j], c0, c1, c2, c3)
     for u in range(TILE): pushed.deferred_acc[u] = -1
 
 # %% ../nbs/02e_updates.ipynb #a1f0c9d2
