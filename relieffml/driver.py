@@ -218,8 +218,8 @@ def register_rule(rule_type):
 
 # %% ../nbs/02d_driver.ipynb #eb2fe2b5
 class ColumnShare(NamedTuple):
-    """What `flush_columns` needs beyond `flush`: the rows' posting lists, each column's δ_f, and each block's waiting
-    share."""
+    """What `accumulate_by_columns` needs beyond `accumulate`: the rows' posting lists, each column's δ_f, and each
+    block's waiting share."""
     cs_ptr: np.ndarray  # D+1 column f's rows cs_row[cs_ptr[f]:cs_ptr[f+1]], ascending (empty: never by columns)
     cs_row: np.ndarray
     cs_dz: np.ndarray   # D δ_f = diff(f, z_f, v_f) of each one-valued column (`_cone_gaps`)
@@ -247,15 +247,15 @@ def column_share(spec:DistanceSpec, post:Postings, threads:int)->ColumnShare:
 # %% ../nbs/02d_driver.ipynb #eb2fe2b5c
 @numba.njit(**NJIT)
 def rule_columns(rule)->ColumnShare:
-    "The `ColumnShare` of a rule that carries its fields (`cs_ptr`, …, `cs_kval`), for `flush_columns`."
+    "The `ColumnShare` of a rule that carries its fields (`cs_ptr`, …, `cs_kval`), for `accumulate_by_columns`."
     return ColumnShare(rule.cs_ptr, rule.cs_row, rule.cs_dz, rule.cs_rc, rule.cs_ra, rule.cs_kptr, rule.cs_krow,
                        rule.cs_kval)
 
 # %% ../nbs/02d_driver.ipynb #eb2fe2b5d
 def _columns_done(ra:np.ndarray):
-    """After the blocks (`ColumnShare.cs_ra`): a rule that skipped `flush_columns` for a block's last sample left its
-    share."""
-    if (ra >= 0).any(): raise RuntimeError("a rule must call flush_columns for the last sample of every block")
+    """After the blocks (`ColumnShare.cs_ra`): a rule that skipped `accumulate_by_columns` for a block's last sample
+    left its share."""
+    if (ra >= 0).any(): raise RuntimeError("a rule must call accumulate_by_columns for the last sample of every block")
 
 # %% ../nbs/02d_driver.ipynb #e5a11cbd
 @numba.njit(**NJIT)
@@ -263,7 +263,8 @@ def _tile_done(ws):
     "End of a tile's updates: a rule that skipped `flush` for its last sample would leave deferred updates behind."
     pushed = ws.pushed
     for u in range(TILE):
-        if pushed.deferred_acc[u] >= 0: raise RuntimeError("a rule must call flush for every sample of the tile")
+        if pushed.deferred_acc[u] >= 0:
+            raise RuntimeError("a rule must call accumulate or flush for every sample of the tile")
     pushed.tile_marks[0] = 0
 
 # %% ../nbs/02d_driver.ipynb #e5a11cbdb
@@ -310,7 +311,8 @@ def run_blocks(samples, spec:DistanceSpec, pools:PoolSpec, rule, n_jobs=None, Xq
     Xq = spec.Xn[:1] if Xq is None else _query_form(Xq)
     with numba_threads(n_jobs):
         if cols: rule = rule._replace(**column_share(spec, post, numba.get_num_threads())._asdict())   # a rule with the
-        # fields of a `ColumnShare` updates by columns (`flush_columns`); a NamedTuple in a rule would not pass `prange`
+        # fields of a `ColumnShare` updates by columns (`accumulate_by_columns`); a NamedTuple in a rule would not
+        # pass `prange`
         for lo, hi in driver_parts(n_blocks(len(samples))):   # the same sums as one call
             block_driver(samples, Xq, spec, pools, rule, lo, hi, post)
     if cols: _columns_done(rule.cs_ra)
