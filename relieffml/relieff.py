@@ -63,7 +63,7 @@ def _relieff_update(rule, b, i, sample, out, spec):
             p = hit if q < 0 else rule.base[t] + q
             if q >= 0 and p == hit: continue
             coef = -1.0                                         # a hit
-            if q >= 0: coef = rule.prior[p] / (1.0 - rule.prior[hit]) if rule.ncls[t] > 2 else 1.0   # a miss, eq. (2)
+            if q >= 0: coef = rule.prior[p] / (1.0 - rule.prior[hit]) if rule.ncls[t] > 2 else 1.0   # a miss, (1)–(2)
             if g >= 0 and same_pool(out, p, g):
                 shared += coef                                  # left to the common pool's term
             else:
