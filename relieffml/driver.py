@@ -7,16 +7,17 @@ Docs: https://relieffml.github.io/relieffml/driver.html.md"""
 # %% auto #0
 __all__ = ['NO_COLUMNS', 'POSTING_DENSITY', 'TileBuffers', 'ScanBuffers', 'TilePoolBuffers', 'EveryoneBuffers', 'PushBuffers',
            'Workspace', 'knn_workspace', 'Sample', 'Updates', 'apply_rule', 'register_rule', 'ColumnShare',
-           'column_share', 'rule_columns', 'block_driver', 'posting_share', 'search_postings', 'run_blocks',
-           'StoreNeighbors', 'run_lists', 'run_search', 'run_given']
+           'column_share', 'rule_columns', 'on_workers', 'block_driver', 'posting_share', 'search_postings',
+           'run_blocks', 'StoreNeighbors', 'run_lists', 'run_search', 'run_given']
 
 # %% ../nbs/02d_driver.ipynb #c0-ka04f32
+from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import numba
 from typing import NamedTuple
 from numba.core import types
 from numba.extending import overload
-from .config import NJIT, NJIT_PARALLEL, CHUNK, n_blocks, numba_threads, driver_parts
+from .config import NJIT, CHUNK, n_blocks, resolve_n_jobs, driver_parts
 from .distances import Prepared, DistanceSpec, distance_spec, TILE, row_at, _sparse_form
 from .sparse import Postings, NO_POSTINGS, _cone_gaps, posting_lists, sparse_row, ScaledRows
 from .scan import _exact_row_dist
@@ -75,8 +76,9 @@ class PushBuffers(NamedTuple):
     distinct: np.ndarray        # E the distinct neighbours
     slot: np.ndarray            # N a row's place among the distinct ones (−1: none)
     diff_row: np.ndarray        # D one difference row
-    tile_marks: np.ndarray      # 2 rows of the tile whose updates may wait for its last (0: none); whether the
-                                # driver marks its blocks' ends (0: no, 1: yes, 2: this tile ends the block)
+    tile_marks: np.ndarray      # 3 rows of the tile whose updates may wait for its last (0: none); whether the
+                                # driver marks its blocks' ends (0: no, 1: yes, 2: this tile ends the block); the
+                                # worker running the block (`on_workers`; its row of a `ColumnShare`)
     deferred: np.ndarray        # TILE×N the waiting samples' summed coefficient of every row
     deferred_acc: np.ndarray    # TILE their accumulator (−1: none)
 
@@ -106,7 +108,7 @@ def knn_workspace(N, D, P, k, nd=-1):
                                np.empty(nd, np.int32), np.empty((2, nd), np.int32))
     pushed = PushBuffers(np.zeros(1, np.int64), np.empty(E, np.int64), np.empty(E, np.int64), np.empty(E),
                          np.empty(E, np.int64), np.empty(E, np.int64), np.empty(E, np.int64), np.full(N, -1, np.int64),
-                         np.empty(D), np.zeros(2, np.int64), np.zeros((TILE, N)), np.full(TILE, -1, np.int64))
+                         np.empty(D), np.zeros(3, np.int64), np.zeros((TILE, N)), np.full(TILE, -1, np.int64))
     return Workspace(tile, scan, tile_pools, everyone, pushed)
 
 # %% ../nbs/02d_driver.ipynb #f1123f31
@@ -236,7 +238,7 @@ NO_COLUMNS = ColumnShare(np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(
                          np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0))
 
 def column_share(spec:DistanceSpec, post:Postings, threads:int)->ColumnShare:
-    """A rule's `ColumnShare` for `threads` numba threads (a block runs on one; its share waits in that thread's row):
+    """A rule's `ColumnShare` for `threads` worker threads (a block runs on one; its share waits in that worker's row):
     on one-valued columns (`spec.cone`) with posting lists, else `NO_COLUMNS`."""
     if post.cptr.shape[0] == 0 or spec.cone.shape[0] == 0: return NO_COLUMNS
     dz = np.empty(spec.cone.shape[0])
@@ -267,15 +269,28 @@ def _tile_done(ws):
             raise RuntimeError("a rule must call accumulate or flush for every sample of the tile")
     pushed.tile_marks[0] = 0
 
+# %% ../nbs/02d_driver.ipynb #thr0-code1
+def on_workers(fn, lo:int, hi:int, threads:int):
+    """`fn(lo_w, hi_w, w)` for `threads` contiguous shares of the blocks `lo:hi`, side by side: share 0 on this thread,
+    the others on threads of their own (the kernels release the GIL); a worker's exception is raised here."""
+    n = max(1, min(threads, hi - lo))
+    cuts = [lo + (hi - lo) * w // n for w in range(n + 1)]
+    if n == 1: return fn(lo, hi, 0)
+    with ThreadPoolExecutor(n - 1) as pool:
+        rest = [pool.submit(fn, cuts[w], cuts[w + 1], w) for w in range(1, n)]
+        fn(cuts[0], cuts[1], 0)
+        for f in rest: f.result()
+
 # %% ../nbs/02d_driver.ipynb #e5a11cbdb
-@numba.njit(**NJIT_PARALLEL)
-def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi, post):
-    """Blocks `b_lo:b_hi` of CHUNK samples in parallel: per tile, distance rows and every pool's neighbours, then
-    `rule`'s update per sample."""
+@numba.njit(**NJIT)
+def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi, post, w=0):
+    """Blocks `b_lo:b_hi` of CHUNK samples, one after another, as worker `w` (`on_workers` runs workers side by side):
+    per tile, distance rows and every pool's neighbours, then `rule`'s update per sample."""
     m, P = samples.shape[0], pools.pptr.shape[0] - 1
     N, D = _spec_shape(spec)
-    for b in numba.prange(b_lo, b_hi):
+    for b in range(b_lo, b_hi):
         ws = knn_workspace(N, D, P, pools.k)
+        ws.pushed.tile_marks[2] = w
         hi = min(m, (b + 1) * CHUNK)
         for i0 in range(b * CHUNK, hi, TILE):
             nt = _load_tile(samples, i0, hi, Xq, ws, spec)
@@ -304,17 +319,16 @@ def search_postings(spec:DistanceSpec)->Postings:
 
 # %% ../nbs/02d_driver.ipynb #e5a11cbde
 def run_blocks(samples, spec:DistanceSpec, pools:PoolSpec, rule, n_jobs=None, Xq=None):
-    """`block_driver` over all blocks of `samples` with `n_jobs` threads; in parts of whole blocks while progress is
+    """`block_driver` over all blocks of `samples` on `n_jobs` worker threads; in parts of whole blocks while progress is
     reported."""
     samples = np.ascontiguousarray(samples, np.int64)
     post, cols = search_postings(spec), set(ColumnShare._fields) <= set(getattr(rule, '_fields', ()))
     Xq = spec.Xn[:1] if Xq is None else _query_form(Xq)
-    with numba_threads(n_jobs):
-        if cols: rule = rule._replace(**column_share(spec, post, numba.get_num_threads())._asdict())   # a rule with the
-        # fields of a `ColumnShare` updates by columns (`accumulate_by_columns`); a NamedTuple in a rule would not
-        # pass `prange`
-        for lo, hi in driver_parts(n_blocks(len(samples))):   # the same sums as one call
-            block_driver(samples, Xq, spec, pools, rule, lo, hi, post)
+    threads = resolve_n_jobs(n_jobs)
+    if cols: rule = rule._replace(**column_share(spec, post, threads)._asdict())   # a rule with the fields of a
+    # `ColumnShare` updates by columns (`accumulate_by_columns`)
+    run = lambda lo, hi, w: block_driver(samples, Xq, spec, pools, rule, lo, hi, post, w)
+    for lo, hi in driver_parts(n_blocks(len(samples))): on_workers(run, lo, hi, threads)   # the same sums as one call
     if cols: _columns_done(rule.cs_ra)
 
 # %% ../nbs/02d_driver.ipynb #afe41e84
@@ -343,8 +357,7 @@ def _store(rule, b, i, sample, out, spec):
 # %% ../nbs/02d_driver.ipynb #4a202285
 @numba.njit(**NJIT)
 def _load_lists(ws, t, s, spec, idx, cnt):
-    """Sample row s and its given lists into slot t (in a function of its own: writes into `ws` made directly in the
-    prange body were lost)."""
+    "Sample row s and its given lists into slot t."
     tile = ws.tile
     tile.rows[t] = s
     _load_row(spec, s, tile.values[t])
@@ -353,13 +366,15 @@ def _load_lists(ws, t, s, spec, idx, cnt):
         for r in range(idx.shape[1]): tile.neighbours[t, p, r] = idx[p, r]
 
 # %% ../nbs/02d_driver.ipynb #4a202285b
-@numba.njit(**NJIT_PARALLEL)
-def _list_driver(samples, spec, idx, cnt, rule, first, b_lo, b_hi):
-    "Blocks `b_lo:b_hi` (counted from sample position 0; `samples[0]` is position `first`): `rule` on the given lists."
+@numba.njit(**NJIT)
+def _list_driver(samples, spec, idx, cnt, rule, first, b_lo, b_hi, w=0):
+    """Blocks `b_lo:b_hi` as worker `w` (counted from sample position 0; `samples[0]` is position `first`): `rule` on
+    the given lists."""
     m, P, k = samples.shape[0], idx.shape[1], idx.shape[2]
     N, D = _spec_shape(spec)
-    for b in numba.prange(b_lo, b_hi):
+    for b in range(b_lo, b_hi):
         ws = knn_workspace(N, D, P, k, 0)
+        ws.pushed.tile_marks[2] = w
         lo, hi = max(b * CHUNK - first, 0), min(m, (b + 1) * CHUNK - first)
         for i0 in range(lo, hi, TILE):
             T = min(TILE, hi - i0)
@@ -376,8 +391,8 @@ def run_lists(samples, spec:DistanceSpec, idx, cnt, rule, n_jobs=None, first:int
     samples, m = np.ascontiguousarray(samples, np.int64), len(samples)
     idx, cnt = np.ascontiguousarray(idx, np.int64), np.ascontiguousarray(cnt, np.int64)
     if m == 0: return
-    with numba_threads(n_jobs):
-        _list_driver(samples, spec, idx, cnt, rule, first, first // CHUNK, (first + m - 1) // CHUNK + 1)
+    run = lambda lo, hi, w: _list_driver(samples, spec, idx, cnt, rule, first, lo, hi, w)
+    on_workers(run, first // CHUNK, (first + m - 1) // CHUNK + 1, resolve_n_jobs(n_jobs))
 
 # %% ../nbs/02d_driver.ipynb #4a202285d
 def run_search(prep:Prepared, samples, pools:PoolSpec, rule, metric='manhattan', weights=None, n_jobs=None):

@@ -36,8 +36,8 @@ class ReliefFRule(NamedTuple):
     dest: np.ndarray    # T+1 accumulator row of each problem and of the common pool (all 0: one sum, eq. (5))
     cw: float           # how many problems the common pool's one push stands for in its row (1, or T for one sum)
     cs_ptr: np.ndarray = NO_COLUMNS.cs_ptr  # one-valued sparse columns: the `ColumnShare` that `run_blocks` gives
-    cs_row: np.ndarray = NO_COLUMNS.cs_row  # for updates by columns (`accumulate_by_columns`), field by field: a rule's
-    cs_dz: np.ndarray = NO_COLUMNS.cs_dz    # fields must be arrays or scalars to pass `numba.prange`
+    cs_row: np.ndarray = NO_COLUMNS.cs_row  # for updates by columns (`accumulate_by_columns`), field by field, as
+    cs_dz: np.ndarray = NO_COLUMNS.cs_dz    # `run_blocks` fills them by name
     cs_rc: np.ndarray = NO_COLUMNS.cs_rc
     cs_ra: np.ndarray = NO_COLUMNS.cs_ra
     cs_kptr: np.ndarray = NO_COLUMNS.cs_kptr

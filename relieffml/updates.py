@@ -432,14 +432,14 @@ def _sparse_flush_columns(acc, ws, u, spec, cs):
     "`_flush_columns` on CSR rows."
     pushed = ws.pushed
     n = _flush_start(acc, ws, u, spec)
-    w = numba.get_thread_id() if cs.cs_ptr.shape[0] > 0 else 0     # dense rows: no share, no thread row
+    w = pushed.tile_marks[2] if cs.cs_ptr.shape[0] > 0 else 0     # the block's worker (dense rows: no share)
     if n >= 0 and _by_columns(ws, u, n, spec, cs, w): _column_updates(acc, ws, u, n, spec, cs, w)
     elif n >= 0: _flush_grouped(acc, ws, u, n, spec)
     block_end = u == pushed.tile_marks[0] - 1 and pushed.tile_marks[1] == 2
     if block_end and cs.cs_ra.shape[0] > 0 and cs.cs_ra[w] >= 0: _rows_done(acc, spec, cs, w)
 
 def _flush_columns(acc, ws, u, spec, cs):
-    """`_flush`, or by columns (`_by_columns`) with `cs` (`ColumnShare`): the rows' share waits in the thread's row
+    """`_flush`, or by columns (`_by_columns`) with `cs` (`ColumnShare`): the rows' share waits in the worker's row
     until the block's last sample. Dense rows have no posting lists: there it is `_flush` (compiled per form)."""
     if _sparse_form(spec): _sparse_flush_columns(acc, ws, u, spec, cs)
     else: _flush(acc, ws, u, spec)
