@@ -11,6 +11,7 @@ __all__ = ['NO_COLUMNS', 'POSTING_DENSITY', 'TileBuffers', 'ScanBuffers', 'TileP
            'run_blocks', 'StoreNeighbors', 'run_lists', 'run_search', 'run_given']
 
 # %% ../nbs/02d_driver.ipynb #c0-ka04f32
+import os, threading
 from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import numba
@@ -270,16 +271,28 @@ def _tile_done(ws):
     pushed.tile_marks[0] = 0
 
 # %% ../nbs/02d_driver.ipynb #thr0-code1
+_WORKERS, _WORKERS_LOCK = [None, 0, 0], threading.Lock()   # the process's pool, its size, the process that started it
+
+def _worker_pool(n:int)->ThreadPoolExecutor:
+    "A pool of at least `n` threads, kept for the process: a fit's parts reuse it instead of starting threads each."
+    with _WORKERS_LOCK:
+        pool, size, pid = _WORKERS
+        if pool is None or size < n or pid != os.getpid():   # a forked child has none of its parent's threads;
+            # a smaller pool is dropped, not shut down: a caller may still be submitting to it, and its idle threads
+            # end when it is collected
+            _WORKERS[:] = ThreadPoolExecutor(n, thread_name_prefix='relieffml'), n, os.getpid()
+        return _WORKERS[0]
+
+# %% ../nbs/02d_driver.ipynb #thr0-code1b
 def on_workers(fn, lo:int, hi:int, threads:int):
     """`fn(lo_w, hi_w, w)` for `threads` contiguous shares of the blocks `lo:hi`, side by side: share 0 on this thread,
-    the others on threads of their own (the kernels release the GIL); a worker's exception is raised here."""
+    the others on the process's worker threads (the kernels release the GIL); a worker's exception is raised here."""
     n = max(1, min(threads, hi - lo))
     cuts = [lo + (hi - lo) * w // n for w in range(n + 1)]
     if n == 1: return fn(lo, hi, 0)
-    with ThreadPoolExecutor(n - 1) as pool:
-        rest = [pool.submit(fn, cuts[w], cuts[w + 1], w) for w in range(1, n)]
-        fn(cuts[0], cuts[1], 0)
-        for f in rest: f.result()
+    rest = [_worker_pool(n - 1).submit(fn, cuts[w], cuts[w + 1], w) for w in range(1, n)]
+    fn(cuts[0], cuts[1], 0)
+    for f in rest: f.result()
 
 # %% ../nbs/02d_driver.ipynb #e5a11cbdb
 @numba.njit(**NJIT)
