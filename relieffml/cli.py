@@ -209,7 +209,7 @@ def _add_replicate_command(sub):
                    "that runs here), reduced (the tutorial's live run), or paper (002 only: every subset size)")
     p.add_argument('--datasets', metavar='A,B', help="comma-separated data sets of the paper (default: the protocol's)")
     p.add_argument('--out', default='.', metavar='DIR', help="folder of the results file (default: .)")
-    p.add_argument('--jobs', type=int, default=None, help="numba threads (default: all cores)")
+    p.add_argument('--jobs', type=int, default=None, help="worker threads (default: all cores)")
     p.set_defaults(func=cmd_replicate)
 
 # %% ../nbs/40_cli.ipynb #342d933e
@@ -228,7 +228,7 @@ def _add_rank_command(sub):
     p.add_argument('--seed', type=int, default=0, help="random seed for sampling (default: 0)")
     p.add_argument('--top', type=int, default=10, help="how many features to print (0: all; default: 10)")
     p.add_argument('--out', metavar='CSV', help="write every feature's rank and weight to this CSV file")
-    p.add_argument('--jobs', type=int, default=None, help="numba threads (default: all cores)")
+    p.add_argument('--jobs', type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument('--progress', action='store_true', help="always show the progress bar")
     p.set_defaults(func=cmd_rank)
 

@@ -12,7 +12,8 @@ import numpy as np
 import numba
 from numbers import Integral, Real
 from sklearn.utils._param_validation import Interval, StrOptions
-from .config import NJIT, NJIT_PARALLEL, numba_threads
+from .config import NJIT, resolve_n_jobs
+from .driver import on_workers
 from .distances import prepare, METRICS
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples
 from .rrelieff import rrelieff_search
@@ -80,11 +81,11 @@ def _hmc_diff(ya, yb, w):
         if ya[c] != yb[c]: s += w[c]
     return np.sqrt(s)
 
-@numba.njit(**NJIT_PARALLEL)
-def _hmc_target_diffs(Y, w, samples, idx, count, out):
-    "out[i, j] = eq. (6') for sample i and its j-th neighbour (slots j ≥ count[i] left alone)."
+@numba.njit(**NJIT)
+def _hmc_target_diffs(Y, w, samples, idx, count, out, lo, hi):
+    "out[i, j] = eq. (6') for samples i in lo:hi and their j-th neighbours (slots j ≥ count[i] left alone)."
     norm = np.sqrt(w.sum())
-    for i in numba.prange(samples.shape[0]):
+    for i in range(lo, hi):
         for j in range(count[i]):
             out[i, j] = _hmc_diff(Y[samples[i]], Y[idx[i, j]], w) / norm
 
@@ -94,9 +95,9 @@ def hmc_target_diffs(Y, weights, samples, idx, count, n_jobs=None)->np.ndarray:
     Y = np.ascontiguousarray(Y, np.uint8)
     idx = np.ascontiguousarray(idx, np.int64)
     out = np.zeros(idx.shape)
-    with numba_threads(n_jobs):
-        _hmc_target_diffs(Y, np.ascontiguousarray(weights, np.float64), np.ascontiguousarray(samples, np.int64),
-                          idx, np.ascontiguousarray(count, np.int64), out)
+    args = (Y, np.ascontiguousarray(weights, np.float64), np.ascontiguousarray(samples, np.int64), idx,
+            np.ascontiguousarray(count, np.int64), out)
+    on_workers(lambda lo, hi, _: _hmc_target_diffs(*args, lo, hi), 0, len(idx), resolve_n_jobs(n_jobs))
     return out
 
 # %% ../nbs/13_hmc.ipynb #05050ff0

@@ -20,12 +20,12 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin
 from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import Interval, StrOptions
-from .config import NJIT, NJIT_PARALLEL, numba_threads
+from .config import NJIT, resolve_n_jobs
 from .distances import (Prepared, prepare, pair_sum, distance_mode, feature_weights_or_ones,
                                  naive_distance, METRICS, distance_spec, strict_sum, row_at)
 from .neighbors import knn_pools, knn_query, naive_knn_pools, prepare_data, query_spec
 from .pools import pool_spec
-from .driver import register_rule, run_blocks
+from .driver import on_workers, register_rule, run_blocks
 from .data import as_float_matrix
 from .sparse import densify, scale_rows, ScaledRows, sparse_support, merge_sum
 from .base import as_classifier_target, as_features, encode_like
@@ -78,12 +78,12 @@ def count_patterns(C, Y):
     return U, size, pos
 
 # %% ../nbs/20_lazy.ipynb #9abd57de
-@numba.njit(**NJIT_PARALLEL)
-def _dml_match(Ct, U, size, pos, delta, V, NV):
-    """Eq. (7) into V, NV (n×Q, zeroed): over the patterns within `delta` of query i in every label, those equal
-    in label q."""
-    n, Q = Ct.shape
-    for i in numba.prange(n):
+@numba.njit(**NJIT)
+def _dml_match(Ct, U, size, pos, delta, V, NV, lo, hi):
+    """Eq. (7) into V, NV (n×Q, zeroed) for queries i in lo:hi: over the patterns within `delta` of query i in every
+    label, those equal in label q."""
+    Q = Ct.shape[1]
+    for i in range(lo, hi):
         for p in range(U.shape[0]):
             near = True
             for q in range(Q):
@@ -102,9 +102,9 @@ def dml_match_counts(Ct, U, size, pos, delta:int, n_jobs=None):
     n, Q = Ct.shape
     V, NV = np.zeros((n, Q)), np.zeros((n, Q))
     as_ints = lambda a: np.ascontiguousarray(a, np.int64)
-    with numba_threads(n_jobs):
-        _dml_match(as_ints(Ct), as_ints(U), np.ascontiguousarray(size, np.float64),
-                   np.ascontiguousarray(pos, np.float64), int(delta), V, NV)
+    args = (as_ints(Ct), as_ints(U), np.ascontiguousarray(size, np.float64), np.ascontiguousarray(pos, np.float64),
+            int(delta), V, NV)
+    on_workers(lambda lo, hi, _: _dml_match(*args, lo, hi), 0, n, resolve_n_jobs(n_jobs))
     return V, NV
 
 # %% ../nbs/20_lazy.ipynb #a4b467fd
@@ -263,11 +263,11 @@ def _check_gram_range(Xs, w=None):
                                   "squared distances (eq. 10) overflow float64")
 
 # %% ../nbs/20_lazy.ipynb #5ee409c8
-@numba.njit(**NJIT_PARALLEL)
-def _mlcw_driver(Xq, Xn, idx, is_nominal, nomf, missnom, w, mode, reg, alpha):
-    "Parallel over queries: Gram matrix, conditioning and simplex QP, eqs. (9)–(10), into alpha[i]."
+@numba.njit(**NJIT)
+def _mlcw_driver(Xq, Xn, idx, is_nominal, nomf, missnom, w, mode, reg, alpha, lo, hi):
+    "Queries lo:hi, one after another: Gram matrix, conditioning and simplex QP, eqs. (9)–(10), into alpha[i]."
     k = idx.shape[1]
-    for i in numba.prange(idx.shape[0]):
+    for i in range(lo, hi):
         G, W = np.empty((k, k)), np.empty((k, k))
         _gram(Xq[i], Xn, idx[i], is_nominal, nomf, missnom, w, mode, G)
         _condition(G, reg, W)
@@ -289,14 +289,13 @@ def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=No
     alpha, idx = np.empty(idx.shape, np.float64), np.ascontiguousarray(idx, np.int64)
     B = max(1, idx.shape[0]) if prep.csr is None else max(1, QUERY_BYTES // (8 * idx.shape[1] * max(1, w.shape[0])))
     nomf = prep.is_nominal.astype(np.float64)
-    with numba_threads(n_jobs):
-        for lo in range(0, idx.shape[0], B):        # sparse X: the block's neighbours expanded, at most QUERY_BYTES
-            nb, Xn = idx[lo:lo + B], prep.Xn
-            if prep.csr is not None:
-                rows, inv = np.unique(nb, return_inverse=True)
-                nb, Xn = inv.reshape(nb.shape).astype(np.int64), densify(prep, rows)
-            _mlcw_driver(Xs[lo:lo + B], Xn, nb, prep.is_nominal, nomf, prep.missing_nominal, w, mode, float(reg),
-                         alpha[lo:lo + B])
+    for lo in range(0, idx.shape[0], B):        # sparse X: the block's neighbours expanded, at most QUERY_BYTES
+        nb, Xn = idx[lo:lo + B], prep.Xn
+        if prep.csr is not None:
+            rows, inv = np.unique(nb, return_inverse=True)
+            nb, Xn = inv.reshape(nb.shape).astype(np.int64), densify(prep, rows)
+        args = (Xs[lo:lo + B], Xn, nb, prep.is_nominal, nomf, prep.missing_nominal, w, mode, float(reg), alpha[lo:lo + B])
+        on_workers(lambda a, b, _: _mlcw_driver(*args, a, b), 0, len(nb), resolve_n_jobs(n_jobs))
     return alpha
 
 # %% ../nbs/20_lazy.ipynb #2a02b30a
@@ -511,7 +510,7 @@ class MLkNN(_MLkNNRule):    # over 30 lines as one definition: 37 are its numpyd
         category, object and string columns; a bare NumPy or scipy array has none, so its columns are all numeric
         (chapter *Estimator base*, "Features: what is nominal").
     n_jobs : int or None
-        numba threads for the neighbour search.
+        Threads for the neighbour search (`None`: all cores).
     k : int or None, default=None
         Deprecated alias of `n_neighbors` (removed in the next release); when set it wins, with a FutureWarning.
     ties : {"relieff", "mulan"}, default="relieff"
@@ -830,18 +829,17 @@ def weka_neighbors(prep:Prepared, Xs, k:int, metric='heom', weights=None, n_jobs
     if prep.source is not None: raise ValueError("ties='mulan' searches rows in memory, not a Dask source")
     n = prep.n_rows if Xs is None else Xs.shape[0]
     L = 2 * k + 8 if whole else k
-    with numba_threads(n_jobs):
-        out = _weka_run(prep, Xs, np.arange(n), k, L, metric, weights, n_jobs)
-        idx, dist = out.idx, out.dist
-        over = np.flatnonzero(out.length > L)             # longer lists: again, with room for the longest
-        if whole and len(over):
-            L2 = int(out.length.max())
-            idx = np.pad(idx, ((0, 0), (0, L2 - L)), constant_values=-1)
-            dist = np.pad(dist, ((0, 0), (0, L2 - L)), constant_values=np.inf)
-            B = max(1, QUERY_BYTES // (16 * L2))
-            for lo in range(0, len(over), B):
-                o = _weka_run(prep, Xs, over[lo:lo + B], k, L2, metric, weights, n_jobs)
-                idx[over[lo:lo + B]], dist[over[lo:lo + B]] = o.idx, o.dist
+    out = _weka_run(prep, Xs, np.arange(n), k, L, metric, weights, n_jobs)
+    idx, dist = out.idx, out.dist
+    over = np.flatnonzero(out.length > L)             # longer lists: again, with room for the longest
+    if whole and len(over):
+        L2 = int(out.length.max())
+        idx = np.pad(idx, ((0, 0), (0, L2 - L)), constant_values=-1)
+        dist = np.pad(dist, ((0, 0), (0, L2 - L)), constant_values=np.inf)
+        B = max(1, QUERY_BYTES // (16 * L2))
+        for lo in range(0, len(over), B):
+            o = _weka_run(prep, Xs, over[lo:lo + B], k, L2, metric, weights, n_jobs)
+            idx[over[lo:lo + B]], dist[over[lo:lo + B]] = o.idx, o.dist
     W = int(min(idx.shape[1], out.length.max(initial=0)))
     return idx[:, :W], dist[:, :W]
 

@@ -15,12 +15,12 @@ import numba
 from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import Interval, StrOptions
 from typing import NamedTuple
-from .config import NJIT, NJIT_PARALLEL, n_blocks, numba_threads, block_passes, fold_blocks
+from .config import NJIT, n_blocks, resolve_n_jobs, block_passes, fold_blocks
 from .fmath import flog, log_array, exp_array
 from .distances import METRICS
 from .neighbors import prepare_data
 from .pools import pool_spec
-from .driver import register_rule, run_search
+from .driver import on_workers, register_rule, run_search
 from .updates import accumulate
 from .base import BaseRanker, COMMON_CONSTRAINTS, resolve_samples, rank_features
 
@@ -148,12 +148,13 @@ def _su_value(hx, hy, hxy):
     return min(1.0, max(0.0, 2.0 * (hx + hy - hxy) / (hx + hy)))
 
 # %% ../nbs/14_mlrf.ipynb #f134eb85
-@numba.njit(**NJIT_PARALLEL)
-def _su_driver(codes, n_codes, H, out):
-    "Pairwise SU of the rows of `codes` (features × instances) into `out`, one joint histogram per pair."
+@numba.njit(**NJIT)
+def _su_driver(codes, n_codes, H, out, order, lo, hi):
+    """Pairwise SU of the rows of `codes` (features × instances) into `out`, one joint histogram per pair: rows
+    i = order[lo:hi] against every j > i."""
     D, N = codes.shape
     width = n_codes.max()
-    for i in numba.prange(D):
+    for i in order[lo:hi]:
         hist = np.zeros(width * width)
         out[i, i] = 1.0 if H[i] > 0 else 0.0
         for j in range(i + 1, D):
@@ -174,8 +175,9 @@ def su_matrix(codes, n_jobs=None)->np.ndarray:
         u, rows[f] = np.unique(codes[:, f], return_inverse=True)
         n_codes[f] = len(u)
         H[f] = _entropy_hist(np.bincount(rows[f]).astype(np.float64), N)
-    out = np.empty((D, D))
-    with numba_threads(n_jobs): _su_driver(rows, n_codes, H, out)
+    out, order = np.empty((D, D)), np.empty(D, np.int64)
+    order[0::2], order[1::2] = np.arange((D + 1) // 2), np.arange(D - 1, (D + 1) // 2 - 1, -1)   # 0, D−1, 1, D−2, …
+    on_workers(lambda lo, hi, _: _su_driver(rows, n_codes, H, out, order, lo, hi), 0, D, resolve_n_jobs(n_jobs))
     return out
 
 # %% ../nbs/14_mlrf.ipynb #f0634370

@@ -181,7 +181,7 @@ class BinaryRelevanceRanker(BaseRanker):
     nominal, n_features_to_select, threshold
         See `BaseRanker`; the wrapper's `nominal` is the one the scorer sees.
     n_jobs : int or None
-        Parallel label problems (joblib); with ReliefF, its numba threads.
+        Parallel label problems (joblib); with ReliefF, the threads of its search.
 
     Attributes
     ----------
