@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite — the README's second command, and what CI (.ci/run) runs:
 #   1. the exported package is in sync with the notebooks, the notebooks are clean, README is current;
-#   2. pytest over tests/ (references: Weka, scikit-learn, scikit-multilearn; properties; bad input; the same
-#      digests on the host and a simulated baseline CPU (and Haswell with RELIEFFML_MACHINES=all), tests/test_machines.py, run in the background meanwhile);
-#   3. nbval over nbs/ and tutorials/, side by side (every cell runs; cells marked NBVAL_CHECK_OUTPUT must match);
-#   4. the documentation pages build and read correctly in a browser (tools/check_pages.py).
+#   2. pytest over tests/ (references: Weka, scikit-learn, scikit-multilearn; properties; bad input), the same
+#      digests on the host and a simulated baseline CPU (and Haswell with RELIEFFML_MACHINES=all;
+#      tests/test_machines.py), and nbval over nbs/ and tutorials/ (every cell runs; cells marked
+#      NBVAL_CHECK_OUTPUT must match): one job per process, as many at once as there are cores (tools/lanes.py);
+#   3. the documentation pages build and read correctly in a browser (tools/check_pages.py).
 # With CI=true, a test that would skip because Weka is missing fails instead. RELIEFFML_DATA is a fresh,
 # empty data home: the chapters, tutorials and tests use the data sets bundled with the package, as on a fresh
 # install, and any other registered set is downloaded — verified — from a loopback server over the shared copy
@@ -37,7 +38,7 @@ if [ -d "$MIRROR_DIR" ]; then
   echo "loopback mirror of $MIRROR_DIR at $RELIEFFML_MIRROR (pid $mirror_pid), fresh data home $RELIEFFML_DATA"
 else echo "no $MIRROR_DIR: registered sets that are not bundled cannot be downloaded offline"; fi
 
-step "1/4 package in sync with the notebooks, notebooks clean, README current"
+step "1/3 package in sync with the notebooks, notebooks clean, README current"
 if git rev-parse --git-dir >/dev/null 2>&1; then
   "$BIN/nbdev-export" && "$BIN/nbdev-clean" && "$BIN/nbdev-clean" --fname tutorials && "$PY" tools/make_readme.py && "$PY" tools/make_naive.py \
     && { [ ! -d ../shared/datasets ] || "$PY" tools/make_registry.py >/dev/null; }
@@ -48,35 +49,21 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
   else echo "ok"; fi
 else echo "not a git checkout: sync check skipped"; fi
 
-step "2/4 pytest tests/ (the multi-machine digest test in the background, alongside the rest)"
-# tests/test_machines.py compiles every kernel anew for a simulated CPU; it runs in its own process while
-# the other tests and nbval use the cores, and its report follows nbval's.
-machines_log=$(mktemp)
-"$PY" -m pytest tests/test_machines.py -q -rs -p no:cacheprovider >"$machines_log" 2>&1 &
-machines_pid=$!
-"$PY" -m pytest tests -q -rs -p no:cacheprovider --ignore=tests/test_machines.py || status=1
+step "2/3 pytest tests/, the multi-machine digest test and nbval of every chapter and tutorial, on $(nproc) lanes"
+# One job per process, longest first: pytest over tests/ and tests/test_machines.py (which compiles every kernel
+# anew for a simulated CPU) start at once, and each notebook (nbval: every cell runs, cells marked
+# NBVAL_CHECK_OUTPUT must match) goes to the first free lane (tools/lanes.py). Much of a job's time is numba
+# compiling, on one core; results do not depend on the number of threads, so sharing the cores changes no output.
+# The notebooks start once the digest test ends, when pytest has filled numba's cache with most kernels.
+{
+  printf 'pytest tests/\t%s\n' "$PY -m pytest tests -q -rs -p no:cacheprovider --ignore=tests/test_machines.py"
+  printf 'multi-machine digests (tests/test_machines.py)\t%s\n' "$PY -m pytest tests/test_machines.py -q -rs -p no:cacheprovider"
+  for nb in $(ls tutorials/*.ipynb nbs/*.ipynb 2>/dev/null); do
+    printf 'nbval %s\t%s\n' "$nb" "$PY -m pytest --nbval-lax -q -p no:cacheprovider $nb"
+  done
+} | "$PY" tools/lanes.py || status=1
 
-step "3/4 nbval nbs/ tutorials/ (the chapters and the tutorials in two processes side by side)"
-# Much of a notebook's time is numba compiling, on one core: two processes keep both cores busy. Results do
-# not depend on the number of threads, so sharing the cores changes no output.
-nb_logs=()
-nb_pids=()
-for d in nbs tutorials; do
-  [ -d "$d" ] || continue
-  log=$(mktemp); nb_logs+=("$log")
-  "$PY" -m pytest --nbval-lax -q -p no:cacheprovider "$d" >"$log" 2>&1 &
-  nb_pids+=($!)
-done
-for i in "${!nb_pids[@]}"; do
-  wait "${nb_pids[$i]}" || status=1
-  cat "${nb_logs[$i]}"; rm -f "${nb_logs[$i]}"
-done
-
-step "2b/4 the multi-machine digest test (tests/test_machines.py)"
-wait $machines_pid || status=1
-cat "$machines_log"; rm -f "$machines_log"
-
-step "4/4 documentation pages: built offline, then opened in headless Chromium and checked"
+step "3/3 documentation pages: built offline, then opened in headless Chromium and checked"
 "$PY" tools/build_docs.py && "$PY" tools/check_pages.py _docs || status=1
 
 step "done: $([ $status -eq 0 ] && echo PASSED || echo FAILED)"
