@@ -84,7 +84,9 @@ def _hmc_diff(ya, yb, w):
 @numba.njit(**NJIT)
 def _hmc_target_diffs(Y, w, samples, idx, count, out, lo, hi):
     "out[i, j] = eq. (6') for samples i in lo:hi and their j-th neighbours (slots j ≥ count[i] left alone)."
-    norm = np.sqrt(w.sum())
+    total = 0.0
+    for c in range(w.shape[0]): total += w[c]       # Σ w in index order: the same bits compiled, in pure Python
+    norm = np.sqrt(total)                            # and on every thread count
     for i in range(lo, hi):
         for j in range(count[i]):
             out[i, j] = _hmc_diff(Y[samples[i]], Y[idx[i, j]], w) / norm

@@ -4,6 +4,7 @@ tests/test_hierarchy.py.
 References are independent of the code under test: hand-built hierarchies, the naive transcription of
 Algorithm 1 and a recursive weight definition.
 """
+import functools, math, operator
 import numpy as np
 import pandas as pd
 import pytest
@@ -60,6 +61,23 @@ def test_target_diff_kernel():
         for j in range(4):
             want = hmc_distance(Y[s], Y[idx[i, j]], w) if j < count[i] else 0.0
             assert dC[i, j] == pytest.approx(want, abs=1e-14)
+
+
+def test_target_diffs_are_the_same_bits_on_every_thread_count():
+    """Eq. (6') with 200 class weights, against sums in index order, on one thread and on two. The kernel was a numba
+    prange loop until session 30, and numba ran its `w.sum()` as a parallel reduction: the norm's last bits, and
+    with them most of the values, changed with n_jobs."""
+    rng = np.random.default_rng(0)
+    Y = (rng.random((300, 200)) < 0.2).astype(np.uint8)
+    w = rng.random(200)
+    samples, idx, count = np.arange(300), rng.integers(0, 300, (300, 100)), np.full(300, 100)
+    one, two = (hmc_target_diffs(Y, w, samples, idx, count, n_jobs=j) for j in (1, 2))
+    norm = math.sqrt(functools.reduce(operator.add, w.tolist()))
+    for i in (0, 149, 299):
+        for j in (0, 99):
+            differ = np.flatnonzero(Y[i] != Y[idx[i, j]])
+            assert one[i, j] == math.sqrt(functools.reduce(operator.add, w[differ].tolist(), 0.0)) / norm
+    assert np.array_equal(one, two)
 
 
 @pytest.mark.parametrize("seed,k,w0,n_samples,metric", [
