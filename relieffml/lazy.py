@@ -294,7 +294,8 @@ def mlcw_weights(prep:Prepared, Xs, idx, weights=None, reg:float=1e-3, n_jobs=No
         if prep.csr is not None:
             rows, inv = np.unique(nb, return_inverse=True)
             nb, Xn = inv.reshape(nb.shape).astype(np.int64), densify(prep, rows)
-        args = (Xs[lo:lo + B], Xn, nb, prep.is_nominal, nomf, prep.missing_nominal, w, mode, float(reg), alpha[lo:lo + B])
+        args = (Xs[lo:lo + B], Xn, nb, prep.is_nominal, nomf, prep.missing_nominal, w, mode, float(reg),
+                alpha[lo:lo + B])
         on_workers(lambda a, b, _: _mlcw_driver(*args, a, b), 0, len(nb), resolve_n_jobs(n_jobs))
     return alpha
 

@@ -176,7 +176,8 @@ def su_matrix(codes, n_jobs=None)->np.ndarray:
         n_codes[f] = len(u)
         H[f] = _entropy_hist(np.bincount(rows[f]).astype(np.float64), N)
     out, order = np.empty((D, D)), np.empty(D, np.int64)
-    order[0::2], order[1::2] = np.arange((D + 1) // 2), np.arange(D - 1, (D + 1) // 2 - 1, -1)   # 0, D−1, 1, D−2, …
+    order[0::2] = np.arange((D + 1) // 2)                    # rows dealt 0, D−1, 1, D−2, …
+    order[1::2] = np.arange(D - 1, (D + 1) // 2 - 1, -1)
     on_workers(lambda lo, hi, _: _su_driver(rows, n_codes, H, out, order, lo, hi), 0, D, resolve_n_jobs(n_jobs))
     return out
 

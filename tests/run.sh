@@ -57,7 +57,8 @@ step "2/3 pytest tests/, the multi-machine digest test and nbval of every chapte
 # The notebooks start once the digest test ends, when pytest has filled numba's cache with most kernels.
 {
   printf 'pytest tests/\t%s\n' "$PY -m pytest tests -q -rs -p no:cacheprovider --ignore=tests/test_machines.py"
-  printf 'multi-machine digests (tests/test_machines.py)\t%s\n' "$PY -m pytest tests/test_machines.py -q -rs -p no:cacheprovider"
+  printf 'multi-machine digests (tests/test_machines.py)\t%s\n' \
+    "$PY -m pytest tests/test_machines.py -q -rs -p no:cacheprovider"
   for nb in tutorials/*.ipynb nbs/*.ipynb; do     # the tutorials first: each takes minutes, a chapter seconds
     [ -f "$nb" ] || continue
     # pytest's exit status 5 (no cells collected: a notebook of prose only) is a pass
