@@ -111,7 +111,7 @@ def _nearest_candidates(s, drow, M, tol, G, Gs):
     return n, theta, theta2
 
 # %% ../nbs/02b_pools.ipynb #830c96d1
-@numba.njit(inline='always', **NJIT)
+@numba.njit(**NJIT)
 def _fast_pool(p, drow, G, n, theta, memb, k, tol, idx, dist, ordered):
     """Pool `p`'s nearest members off the sorted candidates `G[:n]` if no near tie can sway them: their number, or −1.
     Unordered, only a tie between the k-th and the next member counts (one inside the set changes its order only)."""
@@ -140,7 +140,7 @@ def _head_misses(G, h, memb, pm):
         for p in range(pm.shape[0]): pm[p] |= row[p] == 0
 
 # %% ../nbs/02b_pools.ipynb #8d96246b
-@numba.njit(inline='always', **NJIT)
+@numba.njit(**NJIT)
 def _scan_pruned(ws, t, p, n, theta, pools, tol, spec):
     """Weka's scan of pool p for tile row t over only the members that can enter: all those up to the k-th member within
     θ (in index order), then the later candidates `scan.by_index[:n]`. Their number kept, or −1 (fewer than k within θ).
@@ -163,11 +163,11 @@ def _scan_pruned(ws, t, p, n, theta, pools, tol, spec):
         if j > gk and pools.memb[j, p] != 0:
             scan.members[m] = j
             m += 1
-    return _scan_pool(tile.rows[t], drow, scan.members, 0, m, k, tile.neighbours[t, p], tile.distances[t, p],
+    return _scan_pool(tile.rows[t], drow, scan.members, np.int64(0), m, k, tile.neighbours[t, p], tile.distances[t, p],
                       scan.exact[p], tol, tile.values[t], spec)
 
 # %% ../nbs/02b_pools.ipynb #f4eb9150
-@numba.njit(inline='always', **NJIT)
+@numba.njit(**NJIT)
 def _finish_pool(ws, t, p, c, tol, spec):
     """Sort pool p's `c` stored neighbours (tile row t) in Weka's order. An insertion sort suffices unless two
     distances (nearly) tie; then those are made exact and Weka's quicksort orders the stored slots."""
@@ -215,7 +215,7 @@ def _tied_beside(dist, q, n, d, tau):
     return before or (q + 1 < n and dist[q + 1] - d <= tau * (1.0 + dist[q + 1]))
 
 # %% ../nbs/02b_pools.ipynb #a7b3e7d2
-@numba.njit(inline='always', **NJIT)
+@numba.njit(**NJIT)
 def _sorted_pool(ws, t, p, pools, tol):
     """Pool p's k nearest of tile row t by insertion into sorted order, straight into `tile.neighbours[t, p]`,
     `tile.distances[t, p]`; −1 if two of them, or the k-th and a member left out, (nearly) tie: only Weka's scan can
@@ -250,7 +250,7 @@ def _farthest(dist, k):
     return w
 
 # %% ../nbs/02b_pools.ipynb #6fce72c0
-@numba.njit(inline='always', **NJIT)
+@numba.njit(**NJIT)
 def _max_pool(s, drow, pids, lo, hi, k, tau, idx, dist):
     """The set of the k nearest of the members `pids[lo:hi]` (row `s` skipped), unsorted, into `idx`, `dist`: the first
     k, then each closer member replacing the farthest. Their number, or −1 if the k-th and the nearest left out

@@ -104,7 +104,7 @@ def _enter_members(rows, s, drow, theta, si, sd, c, wt, wd, k, last):
     return c, wt, wd, u, last
 
 # %% ../nbs/02c_replay.ipynb #r3p1a7d1c
-@numba.njit(inline='always', **NJIT)
+@numba.njit(**NJIT)
 def _replay_pool(ws, t, p, pools, nr, n, theta, e):
     """Weka's scan of pool p for tile row t on exact sums, p lacking everyone's entrant `everyone.entered[e]` first
     (`_base_scan`): everyone's store as it was there, then p's members on `_tie_entrants`' list

@@ -116,7 +116,7 @@ def _store_first(s, drow, pids, lo, hi, k, idx, dist, exact, tol):
     return c, t
 
 # %% ../nbs/02a_scan.ipynb #bfc85fe9
-@numba.njit(inline='always', **NJIT)
+@numba.njit(**NJIT)
 def _scan_pool(s, drow, pids, lo, hi, k, idx, dist, exact, tol, xs, spec):
     "Weka's k nearest of the pool members `pids[lo:hi]` (row `s` skipped) into `idx`, `dist`; returns how many."
     c, t = _store_first(s, drow, pids, lo, hi, k, idx, dist, exact, tol)
