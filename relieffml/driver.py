@@ -150,7 +150,9 @@ def _load_row(spec, j, out):
 @overload(_load_row, jit_options=NJIT)
 def _load_row_form(spec, j, out):
     if _sparse_form(spec): return lambda spec, j, out: sparse_row(spec, j, out)
-    def dense(spec, j, out): out[:] = row_at(spec, j)
+    def dense(spec, j, out):
+        row = row_at(spec, j)
+        for f in range(out.shape[0]): out[f] = row[f]
     return dense
 
 # %% ../nbs/02d_driver.ipynb #f1123f31c
@@ -166,7 +168,8 @@ def _query_row(Xq, i, out):
 @overload(_query_row, jit_options=NJIT)
 def _query_row_form(Xq, i, out):
     if isinstance(Xq, types.Array):
-        def dense(Xq, i, out): out[:] = Xq[i]
+        def dense(Xq, i, out):
+            for f in range(out.shape[0]): out[f] = Xq[i, f]
         return dense
     def sparse(Xq, i, out):                               # the scaled zeros, the stored entries written over them
         out[:] = Xq.zero

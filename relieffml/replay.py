@@ -11,7 +11,7 @@ __all__ = []
 import numpy as np
 import numba
 from .config import NJIT
-from .scan import _first_worst, _enter
+from .scan import _first_worst, _enter, _bisect
 
 # %% ../nbs/02c_replay.ipynb #b63bb20dc
 @numba.njit(inline='always', **NJIT)
@@ -35,12 +35,12 @@ def _tie_entrants(s, drow, K, R):
         if c < K:
             buf[c] = d
             c += 1
-            if c == K: a = buf.max()
+            if c == K: a = buf[_first_worst(buf, K)]
         elif d < a:                                        # the K smallest so far: d replaces one at a
             w = 0
             while buf[w] != a: w += 1
             buf[w] = d
-            a = buf.max()
+            a = buf[_first_worst(buf, K)]
     return n
 
 # %% ../nbs/02c_replay.ipynb #r3p1a7d1b
@@ -128,8 +128,8 @@ def _replay_pool(ws, t, p, pools, nr, n, theta, e):
                 break
         elif c < k or drow[j] < wd: c, wt, wd = _enter(si, sd, c, wt, k, j, drow[j])
     if last < 0: return c                                  # the list held every member that could enter
-    u = lo + np.searchsorted(pools.pids[lo:hi], last)
+    u = lo + _bisect(pools.pids[lo:hi], last, False)
     c, wt, wd, read, last = _enter_members(pools.pids[u:hi], s, drow, theta, si, sd, c, wt, wd, k, last)
     if u + read == hi: return c
-    g = np.searchsorted(scan.by_index[:n], last, 'right')    # then the candidates after the last member read
+    g = _bisect(scan.by_index[:n], last, True)    # then the candidates after the last member read
     return _enter_candidates(scan.by_index[g:n], drow, pools.memb, p, si, sd, c, wt, wd, k)

@@ -170,6 +170,17 @@ def _scan_entrants(s, drow, xs, spec, members, k, tol, si, sd, out_i, out_d, n):
         n += 1
     return c, n
 
+# %% ../nbs/02a_scan.ipynb #a6-k-bisect
+@numba.njit(inline='always', **NJIT)
+def _bisect(a, x, right):
+    "The number of entries of the ascending `a` below `x` (`right`: not above `x`), as `np.searchsorted` counts."
+    lo, hi = 0, a.shape[0]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if a[mid] < x or (right and a[mid] == x): lo = mid + 1
+        else: hi = mid
+    return lo
+
 # %% ../nbs/02a_scan.ipynb #1a8297fe
 @numba.njit(**NJIT)
 def _cswap(a, ix, l, r):
