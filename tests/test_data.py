@@ -165,15 +165,6 @@ def load_xml_names(path):
 
 
 @pytest.mark.data
-def test_mulan_load_speed(data_home):
-    import time
-    for name in ("scene", "enron", "genbase"):
-        t = time.perf_counter()
-        load_dataset(name, data_home=data_home)
-        assert time.perf_counter() - t < 5, name
-
-
-@pytest.mark.data
 @pytest.mark.parametrize("name", ["emotions", "yeast", "scene", "genbase"])
 def test_dense_values_match_scipy(data_home, name):
     ds = load_dataset(name, data_home=data_home)
