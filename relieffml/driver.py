@@ -24,7 +24,7 @@ from .config import NJIT, CHUNK, n_blocks, resolve_n_jobs, driver_parts
 from .distances import Prepared, DistanceSpec, distance_spec, TILE, row_at, _sparse_form
 from .sparse import Postings, NO_POSTINGS, _cone_gaps, posting_lists, sparse_row, ScaledRows
 from .scan import _exact_row_dist
-from .pools import PoolSpec, knn_tile
+from .pools import PoolSpec, knn_tile, _few_ties
 
 # %% ../nbs/02d_driver.ipynb #e54d533d
 class TileBuffers(NamedTuple):
@@ -320,9 +320,10 @@ def on_workers(fn, lo:int, hi:int, threads:int):
 
 # %% ../nbs/02d_driver.ipynb #e5a11cbdb
 @numba.njit(**NJIT)
-def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi, post, w=0):
+def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi, post, w=0, eager=None):
     """Blocks `b_lo:b_hi` of CHUNK samples, one after another, as worker `w` (`on_workers` runs workers side by side):
-    per tile, distance rows and every pool's neighbours, then `rule`'s update per sample."""
+    per tile, distance rows and every pool's neighbours (`knn_tile`, `eager` as there), then `rule`'s update per
+    sample."""
     m, P = samples.shape[0], pools.pptr.shape[0] - 1
     N, D = _spec_shape(spec)
     for b in range(b_lo, b_hi):
@@ -331,7 +332,7 @@ def block_driver(samples, Xq, spec, pools, rule, b_lo, b_hi, post, w=0):
         hi = min(m, (b + 1) * CHUNK)
         for i0 in range(b * CHUNK, hi, TILE):
             nt = _load_tile(samples, i0, hi, Xq, ws, spec)
-            knn_tile(ws, spec, pools, post)
+            knn_tile(ws, spec, pools, post, eager)
             ws.pushed.tile_marks[0] = nt
             ws.pushed.tile_marks[1] = 2 if i0 + TILE >= hi else 1
             for u in range(nt): apply_rule(rule, b, i0 + u, _sample(ws, u), Updates(ws, u, spec), spec)
@@ -364,7 +365,8 @@ def run_blocks(samples, spec:DistanceSpec, pools:PoolSpec, rule, n_jobs=None, Xq
     threads = resolve_n_jobs(n_jobs)
     if cols: rule = rule._replace(**column_share(spec, post, threads)._asdict())   # a rule with the fields of a
     # `ColumnShare` updates by columns (`accumulate_by_columns`)
-    run = lambda lo, hi, w: block_driver(samples, Xq, spec, pools, rule, lo, hi, post, w)
+    eager = None if _few_ties(spec) else True             # Weka's scan compiled in only where ties are common
+    run = lambda lo, hi, w: block_driver(samples, Xq, spec, pools, rule, lo, hi, post, w, eager)
     for lo, hi in driver_parts(n_blocks(len(samples))): on_workers(run, lo, hi, threads)   # the same sums as one call
     if cols: _columns_done(rule.cs_ra)
 

@@ -8,12 +8,14 @@ Docs: https://relieffml.github.io/relieffml/pools.html.md"""
 __all__ = ['PoolSpec', 'membership', 'pool_members', 'pool_spec', 'knn_tile']
 
 # %% ../nbs/02b_pools.ipynb #b0-k344bdf
+import warnings
 import numpy as np
 import numba
 from typing import NamedTuple
 from numba.extending import overload
+from numba.core.errors import NumbaWarning
 from .config import NJIT
-from .distances import TILE, distance_tile, _sparse_form
+from .distances import TILE, DistanceSpec, distance_tile, _sparse_form
 from .sparse import posting_tile, sparse_tile
 from .scan import _root_rows, _first_worst, _near_tie_tol, _exactify, _scan_pool, _weka_sort_into, _bisect
 from .replay import _first_lacking, _tie_entrants, _base_scan, _replay_pool
@@ -390,62 +392,88 @@ def _tile_pools(ws, pools, tol):
                 tile.neighbours[t, p, r] = tile_pools.rows[t, r]
                 tile.distances[t, p, r] = tile_pools.dists[t, r]
 
-# %% ../nbs/02b_pools.ipynb #67ceb5a1
-# One kernel over 30 lines, kept whole: the loop that picks each pool's path carries what earlier pools found (the
-# candidate list, everyone's scan and replay state, the pool that answered for the head) across pools; split, those
-# dozen values would cross a call per pool in the search's hottest loop.
+# %% ../nbs/02b_pools.ipynb #67ceb5a1-l
+_LEFT = -2   # count of a pool the shortcuts left to Weka's scan (−1 is `_tile_pools`' near tie)
+
+@numba.njit(inline='always', **NJIT)
+def _large(pools, p, n, N, M):
+    "Whether pool p expects 2(k+1) members among the n candidates of the list (M > 0: there is one)."
+    return M > 0 and (pools.pptr[p + 1] - pools.pptr[p]) * n >= 2 * (pools.k + 1) * N
+
+# %% ../nbs/02b_pools.ipynb #67ceb5a1-a
 @numba.njit(**NJIT)
-def _scan_pools(ws, t, spec, pools, tol, M, tiled=False, rows=False):
-    """Every pool's k nearest of tile row t, sorted, from its distance row `tile.distance_rows[t]`; the candidate list
-    aims at `M` rows (`M = 0`: scan every pool in full). `tiled`: the small pools' sets found by `_tile_pools` stay;
-    `rows`: those found by `_scan_rows` (`pools.rsmall`)."""
-    tile, scan, everyone = ws.tile, ws.scan, ws.everyone
+def _shortcut_pools(ws, t, pools, tol, M, tiled=False, rows=False):
+    """First pass over tile row t: the candidate list, then each pool a shortcut answers — a large one off the list
+    (`_fast_pool`, or a copy of the pool that answered for the head), another by insertion or its farthest slot
+    (`_sorted_pool`, `_max_pool`; not on exact sums of sets). Others get count `_LEFT`. Returns n, θ and their number."""
+    tile, scan = ws.tile, ws.scan
     N, k, s, drow = tile.distance_rows.shape[1], pools.k, tile.rows[t], tile.distance_rows[t]
     n, theta, theta2 = 0, np.inf, np.inf
-    if M > 0: n, theta, theta2 = _nearest_candidates(s, drow, M, tol, scan.by_index, scan.by_distance)
-    fc, ne, nr = 0, 0, -1                                 # the pool of everyone not replayed yet
-    if M > 0: _head_misses(scan.by_distance, min(n, k + 1), pools.memb, scan.head_misses)
-    hp = -1                                               # a large pool holding the head, its answer found
+    if M > 0:
+        n, theta, theta2 = _nearest_candidates(s, drow, M, tol, scan.by_index, scan.by_distance)
+        _head_misses(scan.by_distance, min(n, k + 1), pools.memb, scan.head_misses)
+    hp, left = -1, 0                                      # a large pool holding the head, its answer found
     for p in range(tile.counts.shape[1]):
         if tiled and tile.counts[t, p] >= 0 and _tile_pool(pools.pptr[p + 1] - pools.pptr[p], k): continue
         if rows and pools.rsmall[p] != 0: continue
-        c, done = -1, False
-        # expect 2(k+1) members on the list
-        large = M > 0 and (pools.pptr[p + 1] - pools.pptr[p]) * n >= 2 * (k + 1) * N
-        if large and hp >= 0 and scan.head_misses[p] == 0:           # `_fast_pool` would answer as for pool hp
-            c, done = tile.counts[t, hp], True
+        c = -1
+        if _large(pools, p, n, N, M) and hp >= 0 and scan.head_misses[p] == 0:   # `_fast_pool` would answer as for hp
+            c = tile.counts[t, hp]
             for r in range(c):
-                tile.neighbours[t, p, r] = tile.neighbours[t, hp, r]
-                tile.distances[t, p, r] = tile.distances[t, hp, r]
-        elif large:
+                tile.neighbours[t, p, r], tile.distances[t, p, r] = tile.neighbours[t, hp, r], tile.distances[t, hp, r]
+        elif _large(pools, p, n, N, M):
             c = _fast_pool(p, drow, scan.by_distance, n, theta2, pools.memb, k, tol, tile.neighbours[t, p],
                            tile.distances[t, p], pools.ordered)
-            done = c >= 0
-            if done and scan.head_misses[p] == 0: hp = p
-            if not done and tol < 0 and not pools.ordered and pools.full >= 0 and p != pools.full:
-                if nr < 0:
-                    nr = _tie_entrants(s, drow, 2 * k, everyone.near_rows)
-                    fc, ne = _base_scan(ws, t, nr, k)
-                e = _first_lacking(pools.memb, p, everyone.entered, ne)
-                if e == ne:                               # the same scan: everyone's set
-                    c = fc
-                    for r in range(fc):
-                        tile.neighbours[t, p, r] = everyone.found[r]
-                        tile.distances[t, p, r] = everyone.found_dists[r]
-                else: c = _replay_pool(ws, t, p, pools, nr, n, theta, e)
-                done = True
-            if not done and theta < np.inf: c = _scan_pruned(ws, t, p, n, theta, pools, tol, spec)
-        # exact sums: Weka's scan is as cheap
-        if c < 0 and not (large and theta < np.inf) and (pools.ordered or tol >= 0):
-            if pools.ordered: c = _sorted_pool(ws, t, p, pools, tol)
-            else: c = _max_pool(s, drow, pools.pids, pools.pptr[p], pools.pptr[p + 1], k, max(tol, 0.0),
-                                tile.neighbours[t, p], tile.distances[t, p])
+            if c >= 0 and scan.head_misses[p] == 0: hp = p
+        elif pools.ordered: c = _sorted_pool(ws, t, p, pools, tol)
+        elif tol >= 0:
+            c = _max_pool(s, drow, pools.pids, pools.pptr[p], pools.pptr[p + 1], k, tol, tile.neighbours[t, p],
+                          tile.distances[t, p])
+        tile.counts[t, p] = c if c >= 0 else _LEFT
+        left += c < 0
+    return n, theta, left
+
+# %% ../nbs/02b_pools.ipynb #67ceb5a1-b
+@numba.njit(**NJIT)
+def _exact_pools(ws, t, spec, pools, tol, M, n, theta):
+    """Second pass over tile row t: Weka's scan of every pool the first left (`_LEFT`) — on exact sums of sets a copy or
+    replay of everyone's scan, pruned to the candidate list while θ is finite — sorted by `_finish_pool` if ordered."""
+    tile, everyone = ws.tile, ws.everyone
+    N, k, s, drow = tile.distance_rows.shape[1], pools.k, tile.rows[t], tile.distance_rows[t]
+    fc, ne, nr = 0, 0, -1                                 # the pool of everyone not replayed yet
+    for p in range(tile.counts.shape[1]):
+        if tile.counts[t, p] != _LEFT: continue
+        c, done, large = -1, False, _large(pools, p, n, N, M)
+        if large and tol < 0 and not pools.ordered and pools.full >= 0 and p != pools.full:
+            if nr < 0:
+                nr = _tie_entrants(s, drow, 2 * k, everyone.near_rows)
+                fc, ne = _base_scan(ws, t, nr, k)
+            e, done = _first_lacking(pools.memb, p, everyone.entered, ne), True
+            if e < ne: c = _replay_pool(ws, t, p, pools, nr, n, theta, e)
+            else:                                         # the same scan: everyone's set
+                c = fc
+                for r in range(fc):
+                    tile.neighbours[t, p, r], tile.distances[t, p, r] = everyone.found[r], everyone.found_dists[r]
+        elif large and theta < np.inf: c = _scan_pruned(ws, t, p, n, theta, pools, tol, spec)
+        elif large and (pools.ordered or tol >= 0):      # no list to prune to: the small pools' shortcuts
+            c = _sorted_pool(ws, t, p, pools, tol) if pools.ordered else _max_pool(
+                s, drow, pools.pids, pools.pptr[p], pools.pptr[p + 1], k, max(tol, 0.0), tile.neighbours[t, p],
+                tile.distances[t, p])
             done = c >= 0
         if c < 0:
             c = _scan_pool(s, drow, pools.pids, pools.pptr[p], pools.pptr[p + 1], k, tile.neighbours[t, p],
-                           tile.distances[t, p], scan.exact[p], tol, tile.values[t], spec)
+                           tile.distances[t, p], ws.scan.exact[p], tol, tile.values[t], spec)
         if not done and pools.ordered: _finish_pool(ws, t, p, c, tol, spec)
         tile.counts[t, p] = c
+
+# %% ../nbs/02b_pools.ipynb #67ceb5a1
+@numba.njit(**NJIT)
+def _scan_pools(ws, t, spec, pools, tol, M, tiled=False, rows=False):
+    """Every pool's k nearest of tile row t, sorted, from its distance row `tile.distance_rows[t]`: the shortcuts, then
+    Weka's scan for the pools they leave. The candidate list aims at `M` rows (`M = 0`: scan every pool in full).
+    `tiled`: the small pools' sets found by `_tile_pools` stay; `rows`: those found by `_scan_rows` (`pools.rsmall`)."""
+    n, theta, left = _shortcut_pools(ws, t, pools, tol, M, tiled, rows)
+    if left > 0: _exact_pools(ws, t, spec, pools, tol, M, n, theta)
 
 # %% ../nbs/02b_pools.ipynb #r0ws5c4n-o
 @numba.njit(inline='always', **NJIT)
@@ -522,11 +550,24 @@ def _tile_distances_form(ws, spec, post):
     if _sparse_form(spec): return lambda ws, spec, post: _sparse_tile_distances(ws, spec, post)
     return lambda ws, spec, post: _dense_tile_distances(ws, spec, post)
 
+# %% ../nbs/02b_pools.ipynb #f1123f31f-r
+@numba.njit(**NJIT)
+def _exact_row(ws, t, spec, pools, tol, M, n, theta, rows):
+    "What the shortcuts left of tile row t (`knn_tile`, `eager=None`): small pools row by row, then `_exact_pools`."
+    if rows: _scan_rows(ws, t, pools)
+    _exact_pools(ws, t, spec, pools, tol, M, n, theta)
+
+# numba warns, compiling `knn_tile` (located at its caller), that the object-mode call holds the GIL: it does, only
+# for the rows the shortcuts leave
+warnings.filterwarnings('ignore', "Code running in object mode won't allow parallel", NumbaWarning, r'.*relieffml[/\\]')
+
 # %% ../nbs/02b_pools.ipynb #f1123f31f
 @numba.njit(**NJIT)
-def knn_tile(ws, spec, pools, post):
+def knn_tile(ws, spec, pools, post, eager=None):
     """Each pool's k nearest of every row of the tile `tile.values` among the rows of the spec, into `tile.neighbours`,
-    `tile.distances`, `tile.counts`."""
+    `tile.distances`, `tile.counts`. `eager=True`: Weka's scan is compiled in (`_scan_pools`); None: only the
+    shortcuts are, and a row they leave calls back into Python (numba's object mode) for `_exact_row`, compiled when
+    first needed."""
     tile = ws.tile
     tol = _tile_distances(ws, spec, post)
     if spec.pw == 2: _root_rows(tile.distance_rows)
@@ -536,5 +577,17 @@ def knn_tile(ws, spec, pools, post):
     rest = tile.counts.shape[1] - (pools.rsmall.sum() if rows else 0)      # pools `_scan_pools` answers
     if tiled: _tile_pools(ws, pools, tol)
     for t in range(TILE):
-        if rows: _scan_rows(ws, t, pools)
-        if rest > 0: _scan_pools(ws, t, spec, pools, tol, M, tiled, rows)
+        if eager is None:                                   # numba prunes the other branch when eager is None
+            n, theta, left = _shortcut_pools(ws, t, pools, tol, M, tiled, rows) if rest > 0 else (0, np.inf, 0)
+            if rows or left > 0:
+                with numba.objmode(): _exact_row(ws, t, spec, pools, tol, M, n, theta, rows)
+        else:
+            if rows: _scan_rows(ws, t, pools)
+            if rest > 0: _scan_pools(ws, t, spec, pools, tol, M, tiled, rows)
+
+# %% ../nbs/02b_pools.ipynb #f1123f31f-f
+def _few_ties(spec:DistanceSpec) -> bool:
+    """Whether the search's sums are fast (`knn_tile`'s tolerance τ ≥ 0: a numeric feature, not 0/1 values, not strict
+    sums), so that ties are rare and `knn_tile` may leave Weka's scan to a call back (`eager=None`)."""
+    if spec.ints: return False
+    return _sparse_form(spec) or (bool((spec.is_nominal == 0).any()) and spec.mode != 2)
