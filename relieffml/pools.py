@@ -8,12 +8,10 @@ Docs: https://relieffml.github.io/relieffml/pools.html.md"""
 __all__ = ['PoolSpec', 'membership', 'pool_members', 'pool_spec', 'knn_tile']
 
 # %% ../nbs/02b_pools.ipynb #b0-k344bdf
-import warnings
 import numpy as np
 import numba
 from typing import NamedTuple
 from numba.extending import overload
-from numba.core.errors import NumbaWarning
 from .config import NJIT
 from .distances import TILE, DistanceSpec, distance_tile, _sparse_form
 from .sparse import posting_tile, sparse_tile
@@ -557,12 +555,9 @@ def _exact_row(ws, t, spec, pools, tol, M, n, theta, rows):
     if rows: _scan_rows(ws, t, pools)
     _exact_pools(ws, t, spec, pools, tol, M, n, theta)
 
-# numba warns, compiling `knn_tile` (located at its caller), that the object-mode call holds the GIL: it does, only
-# for the rows the shortcuts leave
-warnings.filterwarnings('ignore', "Code running in object mode won't allow parallel", NumbaWarning, r'.*relieffml[/\\]')
 
 # %% ../nbs/02b_pools.ipynb #f1123f31f
-@numba.njit(**NJIT)
+@numba.njit(**(NJIT | dict(nogil=False)))   # a call back takes the GIL (numba warns of it under nogil); callers release it
 def knn_tile(ws, spec, pools, post, eager=None):
     """Each pool's k nearest of every row of the tile `tile.values` among the rows of the spec, into `tile.neighbours`,
     `tile.distances`, `tile.counts`. `eager=True`: Weka's scan is compiled in (`_scan_pools`); None: only the
