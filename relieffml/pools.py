@@ -403,7 +403,7 @@ def _large(pools, p, n, N, M):
 def _shortcut_pools(ws, t, pools, tol, M, tiled=False, rows=False):
     """First pass over tile row t: the candidate list, then each pool a shortcut answers — a large one off the list
     (`_fast_pool`, or a copy of the pool that answered for the head), another by insertion or its farthest slot
-    (`_sorted_pool`, `_max_pool`; not on exact sums of sets). Others get count `_LEFT`. Returns n, θ and their number."""
+    (`_sorted_pool`, `_max_pool`; not on exact sums of sets). Others: count `_LEFT`. Returns n, θ and their number."""
     tile, scan = ws.tile, ws.scan
     N, k, s, drow = tile.distance_rows.shape[1], pools.k, tile.rows[t], tile.distance_rows[t]
     n, theta, theta2 = 0, np.inf, np.inf
@@ -414,12 +414,12 @@ def _shortcut_pools(ws, t, pools, tol, M, tiled=False, rows=False):
     for p in range(tile.counts.shape[1]):
         if tiled and tile.counts[t, p] >= 0 and _tile_pool(pools.pptr[p + 1] - pools.pptr[p], k): continue
         if rows and pools.rsmall[p] != 0: continue
-        c = -1
-        if _large(pools, p, n, N, M) and hp >= 0 and scan.head_misses[p] == 0:   # `_fast_pool` would answer as for hp
+        c, large = -1, _large(pools, p, n, N, M)
+        if large and hp >= 0 and scan.head_misses[p] == 0:   # `_fast_pool` would answer as for hp
             c = tile.counts[t, hp]
             for r in range(c):
                 tile.neighbours[t, p, r], tile.distances[t, p, r] = tile.neighbours[t, hp, r], tile.distances[t, hp, r]
-        elif _large(pools, p, n, N, M):
+        elif large:
             c = _fast_pool(p, drow, scan.by_distance, n, theta2, pools.memb, k, tol, tile.neighbours[t, p],
                            tile.distances[t, p], pools.ordered)
             if c >= 0 and scan.head_misses[p] == 0: hp = p
@@ -427,8 +427,7 @@ def _shortcut_pools(ws, t, pools, tol, M, tiled=False, rows=False):
         elif tol >= 0:
             c = _max_pool(s, drow, pools.pids, pools.pptr[p], pools.pptr[p + 1], k, tol, tile.neighbours[t, p],
                           tile.distances[t, p])
-        tile.counts[t, p] = c if c >= 0 else _LEFT
-        left += c < 0
+        tile.counts[t, p], left = (c, left) if c >= 0 else (_LEFT, left + 1)
     return n, theta, left
 
 # %% ../nbs/02b_pools.ipynb #67ceb5a1-b
@@ -441,27 +440,24 @@ def _exact_pools(ws, t, spec, pools, tol, M, n, theta):
     fc, ne, nr = 0, 0, -1                                 # the pool of everyone not replayed yet
     for p in range(tile.counts.shape[1]):
         if tile.counts[t, p] != _LEFT: continue
-        c, done, large = -1, False, _large(pools, p, n, N, M)
+        c, srt, large = -1, -1, _large(pools, p, n, N, M)     # srt: `_sorted_pool`'s answer
         if large and tol < 0 and not pools.ordered and pools.full >= 0 and p != pools.full:
             if nr < 0:
                 nr = _tie_entrants(s, drow, 2 * k, everyone.near_rows)
                 fc, ne = _base_scan(ws, t, nr, k)
-            e, done = _first_lacking(pools.memb, p, everyone.entered, ne), True
+            e = _first_lacking(pools.memb, p, everyone.entered, ne)
             if e < ne: c = _replay_pool(ws, t, p, pools, nr, n, theta, e)
             else:                                         # the same scan: everyone's set
                 c = fc
                 for r in range(fc):
                     tile.neighbours[t, p, r], tile.distances[t, p, r] = everyone.found[r], everyone.found_dists[r]
         elif large and theta < np.inf: c = _scan_pruned(ws, t, p, n, theta, pools, tol, spec)
-        elif large and (pools.ordered or tol >= 0):      # no list to prune to: the small pools' shortcuts
-            c = _sorted_pool(ws, t, p, pools, tol) if pools.ordered else _max_pool(
-                s, drow, pools.pids, pools.pptr[p], pools.pptr[p + 1], k, max(tol, 0.0), tile.neighbours[t, p],
-                tile.distances[t, p])
-            done = c >= 0
-        if c < 0:
-            c = _scan_pool(s, drow, pools.pids, pools.pptr[p], pools.pptr[p + 1], k, tile.neighbours[t, p],
-                           tile.distances[t, p], ws.scan.exact[p], tol, tile.values[t], spec)
-        if not done and pools.ordered: _finish_pool(ws, t, p, c, tol, spec)
+        elif large and pools.ordered: c = srt = _sorted_pool(ws, t, p, pools, tol)     # no list to prune to: the
+        elif large and tol >= 0: c = _max_pool(s, drow, pools.pids, pools.pptr[p], pools.pptr[p + 1], k, tol,
+                                               tile.neighbours[t, p], tile.distances[t, p])   # small pools' shortcuts
+        if c < 0: c = _scan_pool(s, drow, pools.pids, pools.pptr[p], pools.pptr[p + 1], k, tile.neighbours[t, p],
+                                 tile.distances[t, p], ws.scan.exact[p], tol, tile.values[t], spec)
+        if pools.ordered and srt < 0: _finish_pool(ws, t, p, c, tol, spec)
         tile.counts[t, p] = c
 
 # %% ../nbs/02b_pools.ipynb #67ceb5a1
@@ -557,7 +553,7 @@ def _exact_row(ws, t, spec, pools, tol, M, n, theta, rows):
 
 
 # %% ../nbs/02b_pools.ipynb #f1123f31f
-@numba.njit(**(NJIT | dict(nogil=False)))   # a call back takes the GIL (numba warns of it under nogil); callers release it
+@numba.njit(**(NJIT | dict(nogil=False)))   # a call back takes the GIL (numba warns under nogil); callers release it
 def knn_tile(ws, spec, pools, post, eager=None):
     """Each pool's k nearest of every row of the tile `tile.values` among the rows of the spec, into `tile.neighbours`,
     `tile.distances`, `tile.counts`. `eager=True`: Weka's scan is compiled in (`_scan_pools`); None: only the
