@@ -406,7 +406,7 @@ def _large(pools, p, n, N, M):
 def _shortcut_pools(ws, t, pools, tol, M, tiled=False, rows=False):
     """First pass over tile row t: the candidate list, then each pool a shortcut answers — a large one off the list
     (`_fast_pool`, or a copy of the pool that answered for the head), another by insertion or its farthest slot
-    (`_sorted_pool`, `_max_pool`; not on exact sums of sets). Others: count `_LEFT`. Returns n, θ and their number."""
+    (`_sorted_pool`, `_max_pool`, not on exact sums of sets). Others: count `_LEFT`. Returns n, θ and their number."""
     tile, scan = ws.tile, ws.scan
     N, k, s, drow = tile.distance_rows.shape[1], pools.k, tile.rows[t], tile.distance_rows[t]
     n, theta, theta2 = 0, np.inf, np.inf
