@@ -596,5 +596,5 @@ def knn_tile(ws, spec, pools, post, eager=None):
 def _few_ties(spec:DistanceSpec) -> bool:
     """Whether the search's sums are fast (`knn_tile`'s tolerance τ ≥ 0: a numeric feature, not 0/1 values, not strict
     sums), so that ties are rare and `knn_tile` may leave Weka's scan to a call back (`eager=None`)."""
-    if spec.ints: return False
-    return _sparse_form(spec) or (bool((spec.is_nominal == 0).any()) and spec.mode != 2)
+    if spec.ints: return False                      # the rule of `_dense_tile_distances`, `_sparse_tile_distances`
+    return _sparse_form(spec) or _near_tie_tol(spec.is_nominal, spec.mode) >= 0
