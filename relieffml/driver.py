@@ -51,7 +51,7 @@ class ScanBuffers(NamedTuple):
 
 # %% ../nbs/02d_driver.ipynb #e54d533d-tp
 class TilePoolBuffers(NamedTuple):
-    "The small pools of a whole tile at once (`_tile_pools`, chapter 02b)."
+    "The small pools of a whole tile at once (`_tile_pools`, chapter *Shortcuts*)."
     by_row: np.ndarray          # N×TILE the tile's distance rows side by side, each row's own at ∞
     slots: np.ndarray           # (k+1)×TILE its sorted slots per row
     rows: np.ndarray            # TILE×(k+1) the sets it selects
@@ -96,7 +96,7 @@ _WORKSPACE_GROUPS = ('tile', 'scan', 'tile_pools', 'everyone', 'pushed')
 
 class Workspace(structref.StructRefProxy):
     """One thread's buffers, by the stage that owns them: `tile` (`TileBuffers`: the samples and their neighbours),
-    `scan` (`ScanBuffers`, chapters 02a, 02b), `tile_pools` (02b), `everyone` (02c), `pushed` (02e)."""
+    `scan` (`ScanBuffers`, chapters 02a, 02b), `tile_pools` (*Shortcuts*), `everyone` (02c), `pushed` (02e)."""
     def __getattr__(self, name):
         "Python's view of a group (tests, debugging); kernels read them directly."
         if name not in _WORKSPACE_GROUPS: raise AttributeError(name)

@@ -2,7 +2,7 @@
 
 config (numba options, random_state, progress; fmath: same-bits exp and log) → data (container, readers, Hierarchy, generator;
 fetch: the registry and the verified downloader, which data imports and which imports nothing of data) →
-kernels (distances, sparse rows, neighbours: Weka's scan, pool selection, replaying everyone's scan, the block driver,
+kernels (distances, sparse rows, neighbours: Weka's scan, its shortcuts, pool selection, replaying everyone's scan, the block driver,
 the update engine) →
 estimator base → rankers → learners → evaluation → replication (a paper's experiment, run and stored) → CLI. A module
 imports only from its own layer or below (in-function imports included), the graph has no cycle, no module imports
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "relieffml"
-KERNELS = ("distances", "sparse", "scan", "replay", "pools", "driver", "updates", "neighbors", "distributed")
+KERNELS = ("distances", "sparse", "scan", "shortcuts", "replay", "pools", "driver", "updates", "neighbors", "distributed")
 LAYERS = [("config", "fmath"), ("data", "hierarchy", "fetch"), KERNELS, ("base",),
           ("relieff", "rrelieff", "reliefml", "rfml", "hmc", "mlrf", "infogain", "transform"),
           ("lazy", "rfs"), ("metrics", "evaluation"), ("replicate",), ("cli",)]

@@ -174,8 +174,8 @@ FRONT_DOOR = {"Data sets": ("data", "hierarchy"),
               "Multi-label classifiers": ("lazy", "rfs"),
               "Metrics": ("metrics",),
               "Evaluation and statistics": ("evaluation",)}
-KERNEL_MODULES = ("config", "fmath", "distances", "sparse", "scan", "replay", "pools", "driver", "updates", "neighbors",
-                  "distributed")
+KERNEL_MODULES = ("config", "fmath", "distances", "sparse", "scan", "shortcuts", "replay", "pools", "driver", "updates",
+                  "neighbors", "distributed")
 
 
 def api_entry(name: str, obj, link) -> list[str]:
