@@ -20,7 +20,8 @@ from .distances import TILE, DistanceSpec, distance_tile, _sparse_form
 from .sparse import posting_tile, sparse_tile
 from .scan import _root_rows, _first_worst, _near_tie_tol, _exactify, _scan_pool, _weka_sort_into, _bisect
 from .replay import _first_lacking, _tie_entrants, _base_scan, _replay_pool
-from .shortcuts import _nearest_candidates, _fast_pool, _head_misses, _sorted_pool, _max_pool, _tile_pool, _tile_pools
+from .shortcuts import (_nearest_candidates, _fast_pool, _head_misses, _sorted_pool, _max_pool, _tile_pool,
+                                  _tile_pools)
 
 # %% ../nbs/02b_pools.ipynb #268285be
 class PoolSpec(NamedTuple):
