@@ -49,6 +49,12 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
   else echo "ok"; fi
 else echo "not a git checkout: sync check skipped"; fi
 
+# numba stamps a cached kernel with its own file, not the files of the kernels it calls: after an edit to one module,
+# a warm cache (a developer's checkout; CI starts empty) would run callers with the old callee. The package's numba
+# cache is cleared whenever any of its modules changed (tools/fresh_kernel_cache.py; with NUMBA_CACHE_DIR set, clear
+# that folder by hand after editing a kernel).
+[ -n "${NUMBA_CACHE_DIR:-}" ] || "$PY" tools/fresh_kernel_cache.py || status=1
+
 step "2/3 pytest tests/, the multi-machine digest test and nbval of every chapter and tutorial, on $(nproc) lanes"
 # One job per process, longest first: pytest over tests/ and tests/test_machines.py (which compiles every kernel
 # anew for a simulated CPU) start at once, and each notebook (nbval: every cell runs, cells marked
