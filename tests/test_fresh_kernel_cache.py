@@ -26,7 +26,8 @@ def _caller(tmp_path):
     "caller(1) in a fresh process, with the package's __pycache__ as numba's cache."
     code = "from pk.b import caller; print(caller(1))"
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tmp_path)}
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         check=True)
     return int(out.stdout)
 
 
