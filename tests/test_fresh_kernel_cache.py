@@ -3,7 +3,7 @@
 numba stamps each cached kernel with its own file; a caller in one module keeps its compiled copy of a callee in
 another after the callee's file is edited. The test builds that case in a two-module package, with numba's own
 cache, and checks that the script removes the stale kernels (and only numba's files) when a module changed."""
-import importlib.util, subprocess, sys, textwrap
+import importlib.util, subprocess, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]

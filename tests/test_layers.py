@@ -2,8 +2,8 @@
 
 config (numba options, random_state, progress; fmath: same-bits exp and log) → data (container, readers, Hierarchy, generator;
 fetch: the registry and the verified downloader, which data imports and which imports nothing of data) →
-kernels (distances, sparse rows, neighbours: Weka's scan, its shortcuts, pool selection, replaying everyone's scan, the block driver,
-the update engine) →
+kernels (distances, sparse rows, neighbours: Weka's scan, its shortcuts, pool selection, replaying everyone's scan,
+the block driver, the update engine) →
 estimator base → rankers → learners → evaluation → replication (a paper's experiment, run and stored) → CLI. A module
 imports only from its own layer or below (in-function imports included), the graph has no cycle, no module imports
 another layer's `_private` name, and no function takes more than 12 parameters.
