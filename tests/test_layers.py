@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "relieffml"
-KERNELS = ("distances", "sparse", "scan", "shortcuts", "replay", "pools", "driver", "updates", "neighbors", "distributed")
+KERNELS = ("distances", "sparse", "scan", "shortcuts", "replay", "pools", "driver", "updates", "neighbors",
+           "distributed")
 LAYERS = [("config", "fmath"), ("data", "hierarchy", "fetch"), KERNELS, ("base",),
           ("relieff", "rrelieff", "reliefml", "rfml", "hmc", "mlrf", "infogain", "transform"),
           ("lazy", "rfs"), ("metrics", "evaluation"), ("replicate",), ("cli",)]
